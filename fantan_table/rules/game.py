@@ -1,0 +1,434 @@
+"""A game of piecepack Fan Tan: players, the bank, rounds, the ledger and when the game ends.
+
+:class:`Game` is driven by a handful of actions (place, remove, close bets, settle,
+void, raid, resume) and is deterministic: replaying the same actions gives the same
+ledger, which is what the table's journal relies on. It does no I/O and reads no clock:
+a time limit is checked against the time the caller passes in.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from .bets import Bet, Variant
+from .errors import ConfigError, GameError, StakeError
+from .money import COIN_CENTS, format_cents
+from .settlement import BetResult, Wager, check_open_number, check_stake, check_variants, settle_wagers
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+DEFAULT_STARTING_CENTS = 5000
+
+
+class Suit(enum.Enum):
+    SUNS = "suns"
+    MOONS = "moons"
+    CROWNS = "crowns"
+    ARMS = "arms"
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    suit: Suit
+
+
+# -- who banks ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HouseScorer:
+    """The table only keeps score for an unlimited house (the default): the house never runs out."""
+
+
+@dataclass(frozen=True)
+class HouseBank:
+    """A house bank with its own balance. It does not rotate, and it can go bankrupt."""
+
+    balance_cents: int
+
+
+@dataclass(frozen=True)
+class RotatingBanker:
+    """A player banks: keeps the losses, pays the wins, does not bet, and hands the bank on every few rounds."""
+
+    every_rounds: int
+    first: str | None = None
+    """The first banker's name; the first player when not given."""
+
+
+BankerMode = HouseScorer | HouseBank | RotatingBanker
+
+
+# -- when the game ends ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class AfterRounds:
+    """An agreed number of rounds has been played (void rounds do not count)."""
+
+    rounds: int
+
+
+@dataclass(frozen=True)
+class AtTime:
+    """A time is reached. The round under way is finished first."""
+
+    deadline: datetime
+
+
+@dataclass(frozen=True)
+class FirstBankrupt:
+    """The first player is bankrupt."""
+
+
+@dataclass(frozen=True)
+class SecondLastBankrupt:
+    """Only one player is left who is not bankrupt."""
+
+
+@dataclass(frozen=True)
+class BankerBankrupt:
+    """The house bank, or the rotating banker, is bankrupt."""
+
+
+@dataclass(frozen=True)
+class UntilRaid:
+    """No agreed end: play goes on until the police raid the house."""
+
+
+EndCondition = AfterRounds | AtTime | FirstBankrupt | SecondLastBankrupt | BankerBankrupt | UntilRaid
+
+
+class EndReason(enum.Enum):
+    ROUNDS = "the agreed rounds are played"
+    TIME = "the agreed time is reached"
+    FIRST_BANKRUPT = "a player is bankrupt"
+    SECOND_LAST_BANKRUPT = "only one player is left with money"
+    BANKER_BANKRUPT = "the bank is bankrupt"
+    RAID = "the house was raided by the police"
+    NOBODY_CAN_BET = "nobody is left who can bet"
+
+
+def is_bankrupt(balance_cents: int) -> bool:
+    """A player is bankrupt once they cannot stake a single $1 coin."""
+    return balance_cents < COIN_CENTS
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    players: tuple[Player, ...]
+    starting_balance_cents: int = DEFAULT_STARTING_CENTS
+    variants: Variant = Variant.NONE
+    banker: BankerMode = HouseScorer()
+    end: EndCondition = UntilRaid()
+
+    def __post_init__(self) -> None:
+        players = self.players
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise ConfigError(f"Fan Tan is for {MIN_PLAYERS} to {MAX_PLAYERS} players (got {len(players)})")
+        names = [p.name.strip().casefold() for p in players]
+        if any(not n for n in names):
+            raise ConfigError("every player needs a name")
+        if len(set(names)) != len(names):
+            raise ConfigError(f"player names must differ: {[p.name for p in players]}")
+        if len({p.suit for p in players}) != len(players):
+            raise ConfigError(
+                f"each player bets with coins of their own suit; suits repeat: {[p.suit.value for p in players]}"
+            )
+        _check_cents("starting balance", self.starting_balance_cents, minimum=COIN_CENTS)
+        banker, end = self.banker, self.end
+        if isinstance(banker, HouseBank):
+            _check_cents("house bank balance", banker.balance_cents, minimum=1)
+        if isinstance(banker, RotatingBanker):
+            if type(banker.every_rounds) is not int or banker.every_rounds < 1:
+                raise ConfigError(
+                    f"the bank rotates every N rounds, N a whole number >= 1 (got {banker.every_rounds!r})"
+                )
+            if banker.first is not None and banker.first not in {p.name for p in players}:
+                raise ConfigError(f"the first banker {banker.first!r} is not one of the players")
+        if isinstance(end, AfterRounds) and (type(end.rounds) is not int or end.rounds < 1):
+            raise ConfigError(f"the agreed number of rounds must be a whole number >= 1 (got {end.rounds!r})")
+        if isinstance(end, AtTime) and end.deadline.tzinfo is None:
+            raise ConfigError("the end time needs a time zone, so that it means the same on the table and the phones")
+        if isinstance(end, BankerBankrupt) and isinstance(banker, HouseScorer):
+            raise ConfigError(
+                "'banker bankrupt' needs a house bank or a rotating banker: the scorer's house never runs out"
+            )
+
+    def player(self, name: str) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        raise GameError(f"no player called {name!r}; the players are {', '.join(p.name for p in self.players)}")
+
+
+def _check_cents(what: str, cents: int, *, minimum: int) -> None:
+    if type(cents) is not int:
+        raise ConfigError(f"the {what} is whole cents (got {cents!r})")
+    if cents < minimum:
+        raise ConfigError(f"the {what} must be at least {format_cents(minimum)} (got {format_cents(cents)})")
+
+
+class Phase(enum.Enum):
+    BETTING = "betting"
+    CLOSED = "closed"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class PlayerSettlement:
+    player: str
+    results: tuple[BetResult, ...]
+    balance_before_cents: int
+    balance_after_cents: int
+
+    @property
+    def delta_cents(self) -> int:
+        return self.balance_after_cents - self.balance_before_cents
+
+
+@dataclass(frozen=True)
+class RoundReport:
+    """What a round did to the ledger. A void round returns every stake and changes nothing."""
+
+    round: int
+    open_number: int | None
+    banker: str | None
+    """The banking player, or ``None`` when the house banks."""
+    players: tuple[PlayerSettlement, ...]
+    banker_delta_cents: int
+    voided: bool = False
+
+
+@dataclass(frozen=True)
+class ScoringTable:
+    """The banker's pad: a column per player (and the house bank), a row of totals per round.
+
+    Row 0 holds the starting totals; row ``n`` the totals after round ``n``. Old rows are
+    kept, never overwritten, as the old totals are crossed out but still legible on paper.
+    """
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[int, ...], ...]
+
+    def column(self, name: str) -> tuple[int, ...]:
+        i = self.columns.index(name)
+        return tuple(row[i] for row in self.rows)
+
+
+HOUSE_COLUMN = "House"
+
+
+class Game:
+    """The state of one game: balances, the bank, the round under way, and the reports of rounds past."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.phase = Phase.BETTING
+        self.round = 1
+        self.rounds_played = 0
+        self.end_reason: EndReason | None = None
+        self.reports: list[RoundReport] = []
+        self._balances = {p.name: config.starting_balance_cents for p in config.players}
+        self._wagers: dict[str, dict[Bet, int]] = {p.name: {} for p in config.players}
+        self._phase_before_raid: Phase | None = None
+        banker = config.banker
+        self.house_cents: int | None = banker.balance_cents if isinstance(banker, HouseBank) else None
+        self.banker: str | None = None
+        self._rounds_banked = 0
+        if isinstance(banker, RotatingBanker):
+            self.banker = banker.first or config.players[0].name
+        self._rows: list[tuple[int, ...]] = [self._totals()]
+
+    # -- reading the state ---------------------------------------------------------------
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return self.config.players
+
+    def balance(self, name: str) -> int:
+        self.config.player(name)
+        return self._balances[name]
+
+    @property
+    def balances(self) -> Mapping[str, int]:
+        return dict(self._balances)
+
+    def wagers(self, name: str) -> tuple[Wager, ...]:
+        """The coins ``name`` has on the layout this round, one wager per spot, in the order placed."""
+        self.config.player(name)
+        return tuple(Wager(bet, coins) for bet, coins in self._wagers[name].items())
+
+    def coins_staked(self, name: str) -> int:
+        return sum(self._wagers[name].values()) if name in self._wagers else 0
+
+    def can_bet(self, name: str) -> bool:
+        return name != self.banker and not is_bankrupt(self._balances[name])
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def scoring_table(self) -> ScoringTable:
+        columns = tuple(p.name for p in self.players)
+        if self.house_cents is not None:
+            columns += (HOUSE_COLUMN,)
+        return ScoringTable(columns, tuple(self._rows))
+
+    # -- betting ---------------------------------------------------------------------------
+    def place(self, name: str, bet: Bet, coins: int = 1) -> None:
+        """Put ``coins`` $1 coins of ``name`` on ``bet``; refused, with the rule named, if the rules forbid it."""
+        self._require(Phase.BETTING, "place a bet")
+        self.config.player(name)
+        if name == self.banker:
+            raise GameError(f"{name} is the banker this round, and the banker does not bet")
+        check_variants(bet, self.config.variants)
+        wager = Wager(bet, coins)
+        spots = dict(self._wagers[name])
+        spots[bet] = spots.get(bet, 0) + wager.coins
+        check_stake(name, [Wager(b, c) for b, c in spots.items()], self._balances[name])
+        self._wagers[name] = spots
+
+    def remove(self, name: str, bet: Bet, coins: int = 1) -> None:
+        """Take ``coins`` of ``name``'s coins back off ``bet`` while betting is open."""
+        self._require(Phase.BETTING, "take a bet back")
+        self.config.player(name)
+        on_spot = self._wagers[name].get(bet, 0)
+        if type(coins) is not int or coins < 1:
+            raise StakeError(f"coins to take back must be a whole number >= 1 (got {coins!r})")
+        if coins > on_spot:
+            raise GameError(f"{name} has {on_spot} coin(s) on {bet}, so cannot take back {coins}")
+        if coins == on_spot:
+            del self._wagers[name][bet]
+        else:
+            self._wagers[name][bet] = on_spot - coins
+
+    def close_bets(self) -> None:
+        """'No more bets': from now on the layout is frozen until the round is settled or void."""
+        self._require(Phase.BETTING, "close betting")
+        self.phase = Phase.CLOSED
+
+    # -- ending a round ----------------------------------------------------------------------
+    def settle(self, open_number: int, at: datetime | None = None) -> RoundReport:
+        """Pay and collect every wager of the round for ``open_number``; ``at`` is now, for a time limit."""
+        self._require(Phase.CLOSED, "settle the round")
+        check_open_number(open_number)
+        settlements = []
+        for player in self.players:
+            name = player.name
+            results = settle_wagers(self.wagers(name), open_number)
+            before = self._balances[name]
+            after = before + sum(r.delta_cents for r in results)
+            settlements.append(PlayerSettlement(name, results, before, after))
+        banker_delta = -sum(s.delta_cents for s in settlements)
+        for s in settlements:
+            self._balances[s.player] = s.balance_after_cents
+        if self.banker is not None:
+            self._balances[self.banker] += banker_delta
+        elif self.house_cents is not None:
+            self.house_cents += banker_delta
+        report = RoundReport(self.round, open_number, self.banker, tuple(settlements), banker_delta)
+        self.rounds_played += 1
+        self._rounds_banked += 1
+        self._finish_round(report, at)
+        return report
+
+    def void(self, at: datetime | None = None) -> RoundReport:
+        """Call the round off: every stake goes back, nothing is won or lost."""
+        self._require(Phase.CLOSED, "void the round")
+        settlements = tuple(
+            PlayerSettlement(p.name, (), self._balances[p.name], self._balances[p.name]) for p in self.players
+        )
+        report = RoundReport(self.round, None, self.banker, settlements, 0, voided=True)
+        self._finish_round(report, at)
+        return report
+
+    def _finish_round(self, report: RoundReport, at: datetime | None) -> None:
+        self.reports.append(report)
+        self._rows.append(self._totals())
+        self._wagers = {p.name: {} for p in self.players}
+        self.round += 1
+        self.phase = Phase.BETTING
+        reason = self._agreed_end_reached(report, at)
+        if reason is None:
+            self._pass_the_bank()
+            reason = self._forced_end()
+        if reason is not None:
+            self.phase, self.end_reason = Phase.OVER, reason
+
+    def finish_if_due(self, now: datetime) -> bool:
+        """Between rounds (betting open, no coin down), end the game if its agreed time has come."""
+        end = self.config.end
+        due = isinstance(end, AtTime) and now >= end.deadline
+        if due and self.phase is Phase.BETTING and not any(self._wagers.values()):
+            self.phase, self.end_reason = Phase.OVER, EndReason.TIME
+            return True
+        return False
+
+    # -- the police --------------------------------------------------------------------------
+    def raid(self) -> None:
+        """The police raid: the game stops at once. Everything is kept, so it can resume later."""
+        self._require_not_over("raid the house")
+        self._phase_before_raid = self.phase
+        self.phase, self.end_reason = Phase.OVER, EndReason.RAID
+
+    def resume(self) -> None:
+        """Carry on after a raid, exactly where the game stopped, with the same coins on the layout."""
+        if self.end_reason is not EndReason.RAID or self._phase_before_raid is None:
+            raise GameError("only a game stopped by a police raid can be resumed")
+        self.phase, self.end_reason, self._phase_before_raid = self._phase_before_raid, None, None
+
+    # -- internals ---------------------------------------------------------------------------
+    def _totals(self) -> tuple[int, ...]:
+        totals = tuple(self._balances[p.name] for p in self.players)
+        return totals + ((self.house_cents,) if self.house_cents is not None else ())
+
+    def _require(self, phase: Phase, action: str) -> None:
+        self._require_not_over(action)
+        if self.phase is not phase:
+            why = {
+                Phase.BETTING: "betting is still open: call 'no more bets' first",
+                Phase.CLOSED: "betting is closed ('no more bets' was called)",
+            }[self.phase]
+            raise GameError(f"cannot {action} in round {self.round}: {why}")
+
+    def _require_not_over(self, action: str) -> None:
+        if self.phase is Phase.OVER:
+            assert self.end_reason is not None
+            raise GameError(f"cannot {action}: the game is over ({self.end_reason.value})")
+
+    def _pass_the_bank(self) -> None:
+        banker = self.config.banker
+        if not isinstance(banker, RotatingBanker) or self.banker is None:
+            return
+        if self._rounds_banked < banker.every_rounds and self._balances[self.banker] > 0:
+            return
+        names = [p.name for p in self.players]
+        start = names.index(self.banker)
+        for step in range(1, len(names) + 1):
+            candidate = names[(start + step) % len(names)]
+            if self._balances[candidate] > 0:
+                self.banker, self._rounds_banked = candidate, 0
+                return
+
+    def _agreed_end_reached(self, report: RoundReport, at: datetime | None) -> EndReason | None:
+        bankrupt = [is_bankrupt(self._balances[p.name]) for p in self.players]
+        bank_cents = self.house_cents if report.banker is None else self._balances[report.banker]
+        match self.config.end:
+            case AfterRounds(rounds) if self.rounds_played >= rounds:
+                return EndReason.ROUNDS
+            case AtTime(deadline) if at is not None and at >= deadline:
+                return EndReason.TIME
+            case FirstBankrupt() if any(bankrupt):
+                return EndReason.FIRST_BANKRUPT
+            case SecondLastBankrupt() if bankrupt.count(False) <= 1:
+                return EndReason.SECOND_LAST_BANKRUPT
+            case BankerBankrupt() if bank_cents is not None and bank_cents <= 0:
+                return EndReason.BANKER_BANKRUPT
+        return None
+
+    def _forced_end(self) -> EndReason | None:
+        """Whatever was agreed, a house bank that cannot pay, or a table where nobody can bet, stops the game."""
+        if self.house_cents is not None and self.house_cents <= 0:
+            return EndReason.BANKER_BANKRUPT
+        if not any(self.can_bet(p.name) for p in self.players):
+            return EndReason.NOBODY_CAN_BET
+        return None
