@@ -1,0 +1,152 @@
+"""The dice reader's parameters, read from a TOML profile; every key has a default that suits pipped dice.
+
+A profile file looks like ``calibration/profiles/default/profile.toml``. A missing file, bad
+TOML, an unknown key or a bad value is a :class:`ProfileError` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+
+class ProfileError(ValueError):
+    """A profile that cannot be used; the message names the file and the key."""
+
+
+@dataclass(frozen=True)
+class Profile:
+    work_width: int = 640
+    """Frames are scaled to this width to find the dice (pips are counted at full resolution)."""
+    die_size: tuple[float, float] = (0.035, 0.12)
+    """A die's top face side, as a share of the frame's (or region's) width: smallest and largest."""
+    pip_area: tuple[float, float] = (0.4, 2.3)
+    """A pip's area, as a multiple of a standard pip on a die of the size found."""
+    pip_contrast: float = 45.0
+    """The least brightness difference (0-255) between a pip and its face."""
+    pip_polarity: str = "auto"
+    """"dark" pips on light dice, "light" pips on dark dice, or "auto" per die."""
+    pattern_tolerance: float = 0.14
+    """How far (in face widths) a pip may sit from where that face's pattern puts it."""
+    body_lightness: float = 24.0
+    """How much lighter than the table (Lab L, 0-255) a pixel must be to belong to a die."""
+    body_colour: float = 16.0
+    """How different in colour (Lab a/b distance) from the table a pixel must be to belong to a die."""
+    roi: tuple[int, int, int, int] | None = None
+    """x0, y0, x1, y1 in frame pixels: the only part of the frame where dice can be."""
+    empty: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """A frame of the empty table (BGR), for finding dice by difference; from the profile's ``empty`` key."""
+    source: str = "built-in defaults"
+
+    def with_empty(self, frame: np.ndarray | None) -> Profile:
+        return replace(self, empty=frame)
+
+
+_KEYS = {
+    "reader": {"work_width": int},
+    "dice": {"size": "pair"},
+    "pips": {"area": "pair", "contrast": float, "polarity": str, "pattern_tolerance": float},
+    "table": {"body_lightness": float, "body_colour": float, "roi": "box", "empty": str},
+}
+_FIELD_OF = {
+    ("reader", "work_width"): "work_width",
+    ("dice", "size"): "die_size",
+    ("pips", "area"): "pip_area",
+    ("pips", "contrast"): "pip_contrast",
+    ("pips", "polarity"): "pip_polarity",
+    ("pips", "pattern_tolerance"): "pattern_tolerance",
+    ("table", "body_lightness"): "body_lightness",
+    ("table", "body_colour"): "body_colour",
+    ("table", "roi"): "roi",
+}
+
+
+def load_profile(path: str | Path | None) -> Profile:
+    """Read a profile file (or a folder holding ``profile.toml``); ``None`` gives the defaults."""
+    if path is None:
+        return Profile()
+    path = Path(path)
+    if path.is_dir():
+        path = path / "profile.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ProfileError(f"{path}: no such profile file (give a profile.toml, or its folder)") from None
+    except OSError as exc:
+        raise ProfileError(f"{path}: cannot read it: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ProfileError(f"{path}: not valid TOML: {exc}") from None
+    values: dict[str, Any] = {"source": str(path)}
+    empty_frame = None
+    for table, entries in data.items():
+        if table not in _KEYS:
+            raise ProfileError(f"{path}: unknown section [{table}]; sections are {', '.join(f'[{k}]' for k in _KEYS)}")
+        if not isinstance(entries, dict):
+            raise ProfileError(f"{path}: {table} must be a section [{table}]")
+        for key, value in entries.items():
+            kind = _KEYS[table].get(key)
+            where = f"{path}: [{table}] {key}"
+            if kind is None:
+                raise ProfileError(f"{where}: unknown key; [{table}] takes {', '.join(_KEYS[table])}")
+            if (table, key) == ("table", "empty"):
+                empty_frame = _read_empty(path.parent / _check(value, str, where), where)
+            else:
+                values[_FIELD_OF[(table, key)]] = _check(value, kind, where)
+    profile = Profile(**values)
+    _validate(profile, path)
+    return profile.with_empty(empty_frame)
+
+
+def _check(value: Any, kind: Any, where: str) -> Any:
+    if kind is int and type(value) is int:
+        return value
+    if kind is float and type(value) in (int, float):
+        return float(value)
+    if kind is str and isinstance(value, str):
+        return value
+    if kind == "pair" and isinstance(value, list) and len(value) == 2 and all(type(v) in (int, float) for v in value):
+        return (float(value[0]), float(value[1]))
+    if kind == "box" and isinstance(value, list) and len(value) == 4 and all(type(v) is int for v in value):
+        return tuple(value)
+    wanted = {int: "a whole number", float: "a number", str: "a string", "pair": "[min, max]", "box": "[x0, y0, x1, y1]"}
+    raise ProfileError(f"{where}: must be {wanted[kind]} (got {value!r})")
+
+
+def _validate(p: Profile, path: Path) -> None:
+    problems = {
+        "[reader] work_width": not 160 <= p.work_width <= 4096,
+        "[dice] size": not 0 < p.die_size[0] < p.die_size[1] < 1,
+        "[pips] area": not 0 < p.pip_area[0] < p.pip_area[1],
+        "[pips] contrast": not 0 < p.pip_contrast < 255,
+        "[pips] polarity": p.pip_polarity not in ("auto", "dark", "light"),
+        "[pips] pattern_tolerance": not 0 < p.pattern_tolerance < 0.5,
+        "[table] body_lightness": not 0 < p.body_lightness < 255,
+        "[table] body_colour": not 0 < p.body_colour < 255,
+        "[table] roi": p.roi is not None and not (0 <= p.roi[0] < p.roi[2] and 0 <= p.roi[1] < p.roi[3]),
+    }
+    hints = {
+        "[reader] work_width": "160 to 4096",
+        "[dice] size": "two shares of the frame width, 0 < min < max < 1",
+        "[pips] area": "0 < min < max",
+        "[pips] contrast": "between 0 and 255",
+        "[pips] polarity": '"auto", "dark" or "light"',
+        "[pips] pattern_tolerance": "between 0 and 0.5",
+        "[table] body_lightness": "between 0 and 255",
+        "[table] body_colour": "between 0 and 255",
+        "[table] roi": "x0 < x1 and y0 < y1, not negative",
+    }
+    for key, bad in problems.items():
+        if bad:
+            raise ProfileError(f"{path}: {key}: out of range, must be {hints[key]}")
+
+
+def _read_empty(file: Path, where: str) -> np.ndarray:
+    frame = cv2.imread(str(file), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise ProfileError(f"{where}: cannot read the empty-table picture {file}")
+    return frame

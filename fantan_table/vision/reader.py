@@ -1,0 +1,371 @@
+"""Read the dice in one camera frame: where each die is, what its top face shows, and how sure we are.
+
+A wrong confident reading costs money at the table, so every doubt makes the reading ``unsure``
+with the reason, and the table asks for a re-roll. The steps:
+
+1. Find the dice by their bodies, not their pips (a blank face has none): on a copy scaled to
+   ``work_width``, a pixel belongs to a die when it is lighter than the table or of another
+   colour. A shadow is darker with the table's colour, so it is left out. The table is the
+   empty-table frame when the profile has one, else a wide median of the frame itself.
+2. Split blobs of touching dice: a blob of k dice is cut into k parts, k chosen so that every
+   part is die-sized and square.
+3. Count pips on each die's top face at full resolution, on a square crop aligned with the die,
+   and check that they sit where a real face puts them.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .pips import PIP_RADIUS, pattern_error
+from .profile import Profile
+
+FACE_PX = 64
+"""The side of the square crop a top face is scaled to for counting pips."""
+FACE_MARGIN = 0.09
+"""The share of the face at each edge where no pip lies (the rounded edge is shaded)."""
+
+
+class Status(enum.Enum):
+    OK = "ok"
+    UNSURE = "unsure"
+    ERROR = "error"
+
+
+RotatedBox = tuple[tuple[float, float], tuple[float, float], float]
+
+
+@dataclass(frozen=True)
+class DieReading:
+    value: int | None
+    """Pips on the top face, or ``None`` when they could not be read."""
+    center: tuple[float, float]
+    box: RotatedBox
+    """``((cx, cy), (w, h), angle)`` in frame pixels, as OpenCV's rotated rectangles."""
+    confidence: float
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    status: Status
+    dice: tuple[DieReading, ...]
+    message: str = ""
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(d.value for d in self.dice if d.value is not None)
+
+    @property
+    def total(self) -> int | None:
+        return sum(self.values) if self.status is Status.OK else None
+
+    @property
+    def open_number(self) -> int | None:
+        total = self.total
+        return None if total is None else total % 4
+
+
+def read_dice(image: np.ndarray | None, profile: Profile | None = None, expect: int | None = None) -> Reading:
+    """Read every die in a BGR frame. With ``expect``, any other number of dice is ``unsure``."""
+    profile = profile or Profile()
+    if image is None or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+        return Reading(Status.ERROR, (), "not a colour picture (expected an 8-bit BGR frame)")
+    frame, origin = _region(image, profile)
+    if frame.size == 0:
+        return Reading(Status.ERROR, (), f"the region of interest {profile.roi} lies outside the {image.shape[1]}x{image.shape[0]} frame")
+    scale = min(1.0, profile.work_width / frame.shape[1])
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
+    width = small.shape[1]
+    die_min, die_max = (s * width for s in profile.die_size)
+    empty = _empty_for(profile, image, frame.shape, small.shape)
+    mask = _body_mask(small, empty, profile, die_max)
+    boxes = _find_dice(small, mask, die_min, die_max)
+    dice = [_read_die(frame, box, scale, profile, problem) for box, problem in boxes]
+    dice.sort(key=lambda d: (round(d.center[1] / (die_max / scale)), d.center[0]))
+    dice = [
+        DieReading(d.value, (d.center[0] + origin[0], d.center[1] + origin[1]), _shift(d.box, origin), d.confidence, d.problem)
+        for d in dice
+    ]
+    reasons = [f"die at ({d.center[0]:.0f}, {d.center[1]:.0f}): {d.problem}" for d in dice if d.problem]
+    if not dice:
+        reasons.append("no dice found")
+    elif expect is not None and len(dice) != expect:
+        reasons.insert(0, f"found {len(dice)} dice, expected {expect}")
+    if reasons:
+        return Reading(Status.UNSURE, tuple(dice), "; ".join(reasons))
+    return Reading(Status.OK, tuple(dice), "")
+
+
+# -- 1. die bodies ------------------------------------------------------------------------------
+def _region(image: np.ndarray, profile: Profile) -> tuple[np.ndarray, tuple[int, int]]:
+    if profile.roi is None:
+        return image, (0, 0)
+    x0, y0, x1, y1 = profile.roi
+    return image[y0:y1, x0:x1], (x0, y0)
+
+
+def _empty_for(profile: Profile, image: np.ndarray, region: tuple[int, ...], small: tuple[int, ...]) -> np.ndarray | None:
+    empty = profile.empty
+    if empty is None:
+        return None
+    if empty.shape != image.shape:
+        empty = cv2.resize(empty, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_AREA)
+    empty, _ = _region(empty, profile)
+    return cv2.resize(empty, (small[1], small[0]), interpolation=cv2.INTER_AREA)
+
+
+def _body_mask(small: np.ndarray, empty: np.ndarray | None, profile: Profile, die_max: float) -> np.ndarray:
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    if empty is not None:
+        table = cv2.cvtColor(cv2.GaussianBlur(empty, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    else:
+        # the table's look everywhere: a median wide enough that dice (even a few touching) are outvoted
+        h, w = lab.shape[:2]
+        step = max(1, round(die_max / 6))
+        tiny = cv2.resize(lab, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_AREA)
+        k = min(2 * (min(tiny.shape[:2]) // 2) - 1, 4 * 6 + 1)
+        tiny = cv2.medianBlur(tiny, max(3, k))
+        table = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
+    diff = lab.astype(np.int16) - table.astype(np.int16)
+    lighter = diff[..., 0] > profile.body_lightness
+    colour = np.hypot(diff[..., 1], diff[..., 2]) > profile.body_colour
+    mask = (lighter | colour).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    # pips can be holes in a die's body: fill holes of a pip's size (not the gap enclosed by a ring of dice)
+    holes = cv2.bitwise_not(mask)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
+    small_holes = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] <= 0.012 * die_max**2)
+    h, w = mask.shape
+    for j in small_holes:
+        x, y, bw, bh, _ = stats[j]
+        if x > 0 and y > 0 and x + bw < w and y + bh < h:
+            mask[labels == j] = 255
+    return mask
+
+
+# -- 2. one box per die -------------------------------------------------------------------------
+def _find_dice(
+    small: np.ndarray, mask: np.ndarray, die_min: float, die_max: float
+) -> list[tuple[RotatedBox, str | None]]:
+    """One rotated box per die. Dice touching each other are told apart by the seam between them."""
+    h, w = mask.shape
+    gradient = _colour_gradient(small)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    blobs: list[tuple[int, int, np.ndarray]] = []
+    for i in range(1, count):
+        x, y, bw, bh, area = stats[i]
+        if area < 0.45 * die_min**2:
+            continue  # crumbs
+        if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
+            continue  # a tile, a hand or a sleeve reaching into the picture (a die cut off shows as a wrong count)
+        blobs.append((x, y, labels[y : y + bh, x : x + bw] == i))
+    # the size of a die here, from the dice lying alone; the profile's middle size if every die touches another
+    alone = [np.count_nonzero(b) for _, _, b in blobs if _mask_squareness(b) > 0.85]
+    alone = [a for a in alone if die_min**2 <= a <= 1.25 * die_max**2]
+    side = math.sqrt(float(np.median(alone))) if alone else math.sqrt(die_min * die_max)
+    regions: list[np.ndarray] = []
+    for x, y, blob in blobs:
+        bh, bw = blob.shape
+        for part in _separate(small[y : y + bh, x : x + bw], gradient[y : y + bh, x : x + bw], blob, side):
+            ys, xs = np.nonzero(part)
+            regions.append(np.column_stack([xs + x, ys + y]).astype(np.float32))
+    singles = [len(p) for p in regions if _squareness(p) > 0.85 and die_min**2 <= len(p) <= 1.25 * die_max**2]
+    one_die = float(np.median(singles)) if singles else None
+    found: list[tuple[RotatedBox, str | None]] = []
+    for points in regions:
+        rect = cv2.minAreaRect(points)
+        (rw, rh) = rect[1]
+        fill = len(points) / max(rw * rh, 1.0)
+        if 0.7 < fill < 0.84 and max(rw, rh) < 1.2 * min(rw, rh) and len(points) <= 1.3 * die_max**2:
+            continue  # round, and the size of a die: a coin
+        found.append((_as_box(rect), _shape_problem(points, rect, one_die, die_min, die_max)))
+    return found
+
+
+def _colour_gradient(image: np.ndarray) -> np.ndarray:
+    """Edge strength in lightness or colour: a red die against a green one is an edge even at equal brightness."""
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    dx = cv2.Sobel(lab, cv2.CV_32F, 1, 0)
+    dy = cv2.Sobel(lab, cv2.CV_32F, 0, 1)
+    return np.sqrt((dx * dx + dy * dy).max(axis=2))
+
+
+def _separate(patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: float) -> list[np.ndarray]:
+    """Split a blob into dice: the middle of each face seeds a watershed that stops at the seams.
+
+    A face's middle is flat (few edges) and far from any edge. Pips are edges too, but each lies
+    inside flat face, so every edge region enclosed by flat face is filled first; a seam between
+    two dice runs out to the blob's outline, so it stays and keeps their middles apart.
+    """
+    flat = (blob & (gradient < _SEAM_GRADIENT)).astype(np.uint8)
+    edges = (blob & ~flat.astype(bool)).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(edges, connectivity=8)
+    outline = blob & ~cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    open_ended = set(np.unique(labels[outline]).tolist())
+    enclosed = [j for j in range(1, n) if j not in open_ended and stats[j, cv2.CC_STAT_AREA] < 0.4 * side**2]
+    flat[np.isin(labels, enclosed)] = 1
+    depth = cv2.distanceTransform(flat, cv2.DIST_L2, 5)
+    n, seeds, stats, _ = cv2.connectedComponentsWithStats((depth >= 0.2 * side).astype(np.uint8), connectivity=4)
+    keep = [j for j in range(1, n) if stats[j, cv2.CC_STAT_AREA] >= 0.04 * side**2]
+    if len(keep) <= 1:
+        return [blob]
+    # no marker for the table: a die that found no seed is taken in by a neighbour, which is then not square
+    # (and so unsure), rather than vanishing from the reading
+    markers = np.zeros(blob.shape, np.int32)
+    for label, j in enumerate(keep, start=1):
+        markers[seeds == j] = label
+    cv2.watershed(patch, markers)
+    parts = [_largest_piece(blob & (markers == label)) for label in range(1, len(keep) + 1)]
+    return _merge_halves([p for p in parts if np.count_nonzero(p)])
+
+
+def _largest_piece(mask: np.ndarray) -> np.ndarray:
+    """The biggest connected piece of a mask: crumbs of a watershed label elsewhere would stretch the die's box."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=4)
+    if n <= 2:
+        return mask
+    return labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+
+
+def _merge_halves(parts: list[np.ndarray]) -> list[np.ndarray]:
+    """Join neighbouring parts that are two pieces of one face: neither is square, together they are."""
+    merged = True
+    while merged and len(parts) > 1:
+        merged = False
+        for i in range(len(parts)):
+            for j in range(i + 1, len(parts)):
+                union = parts[i] | parts[j]
+                if max(_mask_squareness(parts[i]), _mask_squareness(parts[j])) < 0.8 and _mask_squareness(union) > 0.85:
+                    parts = [p for k, p in enumerate(parts) if k not in (i, j)] + [union]
+                    merged = True
+                    break
+            if merged:
+                break
+    return parts
+
+
+def _mask_squareness(mask: np.ndarray) -> float:
+    ys, xs = np.nonzero(mask)
+    return _squareness(np.column_stack([xs, ys]).astype(np.float32)) if len(xs) >= 3 else 0.0
+
+
+_SEAM_GRADIENT = 60.0
+"""Sobel magnitude above which a pixel is an edge (a seam between dice, a pip's rim), not a flat face."""
+
+
+def _shape_problem(
+    points: np.ndarray, rect: RotatedBox | tuple, one_die: float | None, die_min: float, die_max: float
+) -> str | None:
+    (rw, rh) = rect[1]
+    if max(rw, rh) > 1.3 * min(rw, rh) or _squareness(points) < 0.7:
+        return "not square from above: cocked, stacked, or dice touching that could not be told apart"
+    if one_die and not 0.55 * one_die <= len(points) <= 1.6 * one_die:
+        return "a different size from the other dice: cocked or stacked?"
+    if not die_min * 0.8 <= math.sqrt(len(points)) <= die_max * 1.15:
+        return "not the size of a die in this profile"
+    return None
+
+
+def _squareness(points: np.ndarray) -> float:
+    """1 for a filled square; less for anything longer, rounder or hollower."""
+    (_, (rw, rh), _) = cv2.minAreaRect(points)
+    if min(rw, rh) < 1:
+        return 0.0
+    fill = len(points) / (rw * rh)
+    return float(fill * min(rw, rh) / max(rw, rh))
+
+
+def _as_box(rect: tuple[tuple[float, float], tuple[float, float], float]) -> RotatedBox:
+    (cx, cy), (w, h), angle = rect
+    return ((float(cx), float(cy)), (float(w), float(h)), float(angle))
+
+
+def _shift(box: RotatedBox, origin: tuple[int, int]) -> RotatedBox:
+    (cx, cy), size, angle = box
+    return ((cx + origin[0], cy + origin[1]), size, angle)
+
+
+# -- 3. pips ----------------------------------------------------------------------------------------
+def face_crop(frame: np.ndarray, box: RotatedBox, scale: float = 1.0, px: int = FACE_PX) -> np.ndarray:
+    """The top face in ``box`` (given in a copy scaled by ``scale``) as a ``px`` x ``px`` crop of ``frame``."""
+    (cx, cy), (w, h), angle = box
+    a = math.radians(angle)
+    c = np.array([cx, cy]) / scale
+    ex = np.array([math.cos(a), math.sin(a)]) * w / scale
+    ey = np.array([-math.sin(a), math.cos(a)]) * h / scale
+    src = np.float32([c - ex / 2 - ey / 2, c + ex / 2 - ey / 2, c - ex / 2 + ey / 2])
+    dst = np.float32([[0, 0], [px, 0], [0, px]])
+    return cv2.warpAffine(frame, cv2.getAffineTransform(src, dst), (px, px), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile, problem: str | None) -> DieReading:
+    (cx, cy), (w, h), angle = box
+    full_box: RotatedBox = ((cx / scale, cy / scale), (w / scale, h / scale), angle)
+    center = full_box[0]
+    if problem:
+        return DieReading(None, center, full_box, 0.0, problem)
+    value, confidence, pip_problem = count_pips(face_crop(frame, box, scale), profile)
+    return DieReading(value, center, full_box, confidence, pip_problem)
+
+
+def _band_mask(size: int, offset: int, px: int) -> np.ndarray:
+    """Inside ``marks`` (which starts ``offset`` px into the face): the strip near each edge, corners left out,
+    where a real face has no pip. Marks there mean the box is off, or something else is in the crop."""
+    pos = (np.arange(size) + offset + 0.5) / px
+    from_edge = np.minimum(pos, 1 - pos)
+    along = (from_edge > 0.22)[None, :]
+    near = ((from_edge >= 0.06) & (from_edge <= 0.14))[:, None]
+    return (near & along) | (near & along).T
+
+
+def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, str | None]:
+    """Count the pips on a square crop of a top face: (value, confidence, problem).
+
+    Pips are looked for both darker and lighter than the face (unless the profile fixes which):
+    a face is read only when one kind forms a real pattern and the other finds nothing pip-like.
+    """
+    px = face.shape[0]
+    light = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)[..., 0].astype(np.int16)
+    lo, hi = round(FACE_MARGIN * px), round((1 - FACE_MARGIN) * px)
+    inner = light[lo:hi, lo:hi]
+    body = float(np.median(inner))
+    polarities = ("dark", "light") if profile.pip_polarity == "auto" else (profile.pip_polarity,)
+    results = [_pips_of(body - inner if p == "dark" else inner - body, lo, px, profile) for p in polarities]
+    found = [r for r in results if r[0] != 0]
+    if not found:
+        return 0, 1.0, None  # a blank face: nothing pip-like either way
+    if len(found) > 1:
+        return None, 0.0, "both dark and light pip-like marks on the face"
+    return found[0]
+
+
+def _pips_of(contrast: np.ndarray, offset: int, px: int, profile: Profile) -> tuple[int | None, float, str | None]:
+    marks = (contrast > profile.pip_contrast).astype(np.uint8)
+    standard = math.pi * (PIP_RADIUS * px) ** 2
+    if np.count_nonzero(marks[_band_mask(marks.shape[0], offset, px)]) > 0.3 * standard:
+        return None, 0.0, "marks near the die's edge, where no face has pips: the die's outline may be wrong"
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    low, high = profile.pip_area[0] * standard, profile.pip_area[1] * standard
+    pips = []
+    for i in range(1, count):
+        _, _, bw, bh, area = stats[i]
+        if low <= area <= high and max(bw, bh) <= 2.2 * min(bw, bh):
+            pips.append(centroids[i])
+        elif area > high:
+            return None, 0.0, "a mark too large for a pip on the face (glare, a shadow, or a cocked die?)"
+    if len(pips) > 6:
+        return None, 0.0, f"{len(pips)} pip-like marks: more than a face has"
+    if not pips:
+        return 0, 1.0, None
+    found = (np.array(pips, dtype=float).reshape(-1, 2) + offset) / px
+    error = pattern_error(len(pips), found)
+    if error > profile.pattern_tolerance:
+        return None, 0.0, f"{len(pips)} pips that do not form a face's pattern"
+    return len(pips), round(1.0 - 0.5 * error / profile.pattern_tolerance, 3), None
