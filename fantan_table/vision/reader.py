@@ -84,8 +84,8 @@ def read_dice(image: np.ndarray | None, profile: Profile | None = None, expect: 
     width = small.shape[1]
     die_min, die_max = (s * width for s in profile.die_size)
     empty = _empty_for(profile, image, frame.shape, small.shape)
-    mask = _body_mask(small, empty, profile, die_max)
-    boxes = _find_dice(small, mask, die_min, die_max)
+    mask, lab = _body_mask(small, empty, profile, die_max)
+    boxes = _find_dice(lab, mask, die_min, die_max)
     dice = [_read_die(frame, box, scale, profile, problem) for box, problem in boxes]
     dice.sort(key=lambda d: (round(d.center[1] / (die_max / scale)), d.center[0]))
     dice = [
@@ -120,7 +120,10 @@ def _empty_for(profile: Profile, image: np.ndarray, region: tuple[int, ...], sma
     return cv2.resize(empty, (small[1], small[0]), interpolation=cv2.INTER_AREA)
 
 
-def _body_mask(small: np.ndarray, empty: np.ndarray | None, profile: Profile, die_max: float) -> np.ndarray:
+def _body_mask(
+    small: np.ndarray, empty: np.ndarray | None, profile: Profile, die_max: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels that belong to a die (255), and the frame in Lab for the later steps."""
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2Lab)
     if empty is not None:
         table = cv2.cvtColor(cv2.GaussianBlur(empty, (3, 3), 0), cv2.COLOR_BGR2Lab)
@@ -132,9 +135,10 @@ def _body_mask(small: np.ndarray, empty: np.ndarray | None, profile: Profile, di
         k = min(2 * (min(tiny.shape[:2]) // 2) - 1, 4 * 6 + 1)
         tiny = cv2.medianBlur(tiny, max(3, k))
         table = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
-    diff = lab.astype(np.int16) - table.astype(np.int16)
+    diff = cv2.subtract(lab, table, dtype=cv2.CV_16S)
     lighter = diff[..., 0] > profile.body_lightness
-    colour = np.hypot(diff[..., 1], diff[..., 2]) > profile.body_colour
+    da, db = diff[..., 1].astype(np.int32), diff[..., 2].astype(np.int32)
+    colour = da * da + db * db > profile.body_colour**2
     mask = (lighter | colour).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
@@ -147,16 +151,13 @@ def _body_mask(small: np.ndarray, empty: np.ndarray | None, profile: Profile, di
         x, y, bw, bh, _ = stats[j]
         if x > 0 and y > 0 and x + bw < w and y + bh < h:
             mask[labels == j] = 255
-    return mask
+    return mask, lab
 
 
 # -- 2. one box per die -------------------------------------------------------------------------
-def _find_dice(
-    small: np.ndarray, mask: np.ndarray, die_min: float, die_max: float
-) -> list[tuple[RotatedBox, str | None]]:
+def _find_dice(lab: np.ndarray, mask: np.ndarray, die_min: float, die_max: float) -> list[tuple[RotatedBox, str | None]]:
     """One rotated box per die. Dice touching each other are told apart by the seam between them."""
     h, w = mask.shape
-    gradient = _colour_gradient(small)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     blobs: list[tuple[int, int, np.ndarray]] = []
     for i in range(1, count):
@@ -170,31 +171,35 @@ def _find_dice(
     alone = [np.count_nonzero(b) for _, _, b in blobs if _mask_squareness(b) > 0.85]
     alone = [a for a in alone if die_min**2 <= a <= 1.25 * die_max**2]
     side = math.sqrt(float(np.median(alone))) if alone else math.sqrt(die_min * die_max)
-    regions: list[np.ndarray] = []
+    regions: list[tuple[np.ndarray, bool]] = []  # (pixel positions, whether it is a whole blob)
     for x, y, blob in blobs:
         bh, bw = blob.shape
-        for part in _separate(small[y : y + bh, x : x + bw], gradient[y : y + bh, x : x + bw], blob, side):
-            ys, xs = np.nonzero(part)
-            regions.append(np.column_stack([xs + x, ys + y]).astype(np.float32))
-    singles = [len(p) for p in regions if _squareness(p) > 0.85 and die_min**2 <= len(p) <= 1.25 * die_max**2]
+        y0, y1, x0, x1 = max(y - 1, 0), min(y + bh + 1, h), max(x - 1, 0), min(x + bw + 1, w)
+        patch = lab[y0:y1, x0:x1]
+        edges = _colour_gradient(patch)[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw]
+        parts = _separate(np.ascontiguousarray(patch[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw]), edges, blob, side)
+        for part in parts:
+            ys, xs = np.nonzero(_trim(part, side) if len(parts) > 1 else part)
+            regions.append((np.column_stack([xs + x, ys + y]).astype(np.float32), len(parts) == 1))
+    singles = [len(p) for p, _ in regions if _squareness(p) > 0.85 and die_min**2 <= len(p) <= 1.25 * die_max**2]
     one_die = float(np.median(singles)) if singles else None
     found: list[tuple[RotatedBox, str | None]] = []
-    for points in regions:
+    for points, whole in regions:
         rect = cv2.minAreaRect(points)
         (rw, rh) = rect[1]
         fill = len(points) / max(rw * rh, 1.0)
-        if 0.7 < fill < 0.84 and max(rw, rh) < 1.2 * min(rw, rh) and len(points) <= 1.3 * die_max**2:
-            continue  # round, and the size of a die: a coin
+        if whole and fill < 0.9 and max(rw, rh) < 1.2 * min(rw, rh):
+            continue  # round, on its own: a coin (a die fills ~97% of its box, a disc ~79-85%)
         found.append((_as_box(rect), _shape_problem(points, rect, one_die, die_min, die_max)))
     return found
 
 
-def _colour_gradient(image: np.ndarray) -> np.ndarray:
+def _colour_gradient(lab: np.ndarray) -> np.ndarray:
     """Edge strength in lightness or colour: a red die against a green one is an edge even at equal brightness."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2Lab)
-    dx = cv2.Sobel(lab, cv2.CV_32F, 1, 0)
-    dy = cv2.Sobel(lab, cv2.CV_32F, 0, 1)
-    return np.sqrt((dx * dx + dy * dy).max(axis=2))
+    dx = cv2.Sobel(lab, cv2.CV_16S, 1, 0)
+    dy = cv2.Sobel(lab, cv2.CV_16S, 0, 1)
+    strength = np.abs(dx).max(axis=2).astype(np.float32) + np.abs(dy).max(axis=2)
+    return strength
 
 
 def _separate(patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: float) -> list[np.ndarray]:
@@ -234,6 +239,13 @@ def _largest_piece(mask: np.ndarray) -> np.ndarray:
     return labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
 
 
+def _trim(part: np.ndarray, side: float) -> np.ndarray:
+    """Shave slivers off a die cut from a blob (a strip of its neighbour, a corner of shadow) before fitting its box."""
+    size = max(3, 2 * round(0.12 * side) + 1)
+    opened = cv2.morphologyEx(part.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    return _largest_piece(opened.astype(bool)) if np.count_nonzero(opened) else part
+
+
 def _merge_halves(parts: list[np.ndarray]) -> list[np.ndarray]:
     """Join neighbouring parts that are two pieces of one face: neither is square, together they are."""
     merged = True
@@ -256,7 +268,7 @@ def _mask_squareness(mask: np.ndarray) -> float:
     return _squareness(np.column_stack([xs, ys]).astype(np.float32)) if len(xs) >= 3 else 0.0
 
 
-_SEAM_GRADIENT = 60.0
+_SEAM_GRADIENT = 70.0
 """Sobel magnitude above which a pixel is an edge (a seam between dice, a pip's rim), not a flat face."""
 
 
@@ -346,20 +358,32 @@ def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, s
     return found[0]
 
 
+_PIP_ZONE = 0.16
+"""Pip centres lie at least this far (in face widths) from every edge of the face; real ones at about 0.27."""
+
+
 def _pips_of(contrast: np.ndarray, offset: int, px: int, profile: Profile) -> tuple[int | None, float, str | None]:
-    marks = (contrast > profile.pip_contrast).astype(np.uint8)
     standard = math.pi * (PIP_RADIUS * px) ** 2
+    # cut at half the contrast of the strongest marks: solid pips keep their size, soft glare shrinks,
+    # and a glow bridging two pips falls below the cut
+    peak = float(np.percentile(contrast, 99.5))
+    marks = (contrast > max(profile.pip_contrast, 0.5 * peak)).astype(np.uint8)
     if np.count_nonzero(marks[_band_mask(marks.shape[0], offset, px)]) > 0.3 * standard:
         return None, 0.0, "marks near the die's edge, where no face has pips: the die's outline may be wrong"
     count, _, stats, centroids = cv2.connectedComponentsWithStats(marks, connectivity=8)
     low, high = profile.pip_area[0] * standard, profile.pip_area[1] * standard
-    pips = []
+    candidates = []
     for i in range(1, count):
         _, _, bw, bh, area = stats[i]
-        if low <= area <= high and max(bw, bh) <= 2.2 * min(bw, bh):
-            pips.append(centroids[i])
-        elif area > high:
+        u, v = (centroids[i] + offset) / px
+        if min(u, v, 1 - u, 1 - v) < _PIP_ZONE:
+            continue  # by a corner or an edge, where no pip lies: the table or a neighbour showing in the crop
+        if area > high:
             return None, 0.0, "a mark too large for a pip on the face (glare, a shadow, or a cocked die?)"
+        if area >= low and max(bw, bh) <= 2.2 * min(bw, bh):
+            candidates.append((area, centroids[i]))
+    biggest = max((a for a, _ in candidates), default=0)
+    pips = [c for a, c in candidates if a >= 0.5 * biggest]  # the pips of a face are all one size; glare is smaller
     if len(pips) > 6:
         return None, 0.0, f"{len(pips)} pip-like marks: more than a face has"
     if not pips:
