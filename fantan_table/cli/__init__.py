@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from .. import __version__
-from . import odds, settle
+from . import evaluation, odds, read, render, settle
 from .common import UsageError
 
-COMMANDS = (odds, settle)
+COMMANDS = (odds, settle, read, evaluation, render)
 
 
 class _Parser(argparse.ArgumentParser):

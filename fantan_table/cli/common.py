@@ -5,7 +5,11 @@ from __future__ import annotations
 import json
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..vision.profile import Profile
 
 
 class UsageError(Exception):
@@ -20,3 +24,13 @@ def percent(value: Fraction, places: int = 4) -> str:
 
 def print_json(obj: Any) -> None:
     print(json.dumps(obj, ensure_ascii=False))
+
+
+def load_reader_profile(path: Path | None) -> Profile:
+    """The dice reader's profile, or its defaults; a bad profile is a usage error naming the file and key."""
+    from ..vision.profile import ProfileError, load_profile  # OpenCV loads only for the commands that read dice
+
+    try:
+        return load_profile(path)
+    except ProfileError as exc:
+        raise UsageError(str(exc)) from None

@@ -186,10 +186,8 @@ def _find_dice(lab: np.ndarray, mask: np.ndarray, die_min: float, die_max: float
     found: list[tuple[RotatedBox, str | None]] = []
     for points, whole in regions:
         rect = cv2.minAreaRect(points)
-        (rw, rh) = rect[1]
-        fill = len(points) / max(rw * rh, 1.0)
-        if whole and fill < 0.9 and max(rw, rh) < 1.2 * min(rw, rh):
-            continue  # round, on its own: a coin (a die fills ~97% of its box, a disc ~79-85%)
+        if whole and _roundness(points) > 0.8:
+            continue  # a disc on its own: a coin
         found.append((_as_box(rect), _shape_problem(points, rect, one_die, die_min, die_max)))
     return found
 
@@ -283,6 +281,12 @@ def _shape_problem(
     if not die_min * 0.8 <= math.sqrt(len(points)) <= die_max * 1.15:
         return "not the size of a die in this profile"
     return None
+
+
+def _roundness(points: np.ndarray) -> float:
+    """Area over the smallest enclosing circle's: about 0.9-1 for a disc, at most ~0.7 for a square at any slant."""
+    _, radius = cv2.minEnclosingCircle(points)
+    return len(points) / max(math.pi * radius**2, 1.0)
 
 
 def _squareness(points: np.ndarray) -> float:

@@ -1,0 +1,101 @@
+"""The dice reader against the baseline, side by side: synthetic scenes, the real photos, and speed."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+from baseline_reader import baseline_read
+from common import Row
+from tqdm import tqdm
+
+from fantan_table.vision.dataset import read_labels
+from fantan_table.vision.evaluate import Outcome, Report
+from fantan_table.vision.profile import load_profile
+from fantan_table.vision.reader import Status, read_dice
+from fantan_table.vision.render import random_faces, render_scene
+
+ROOT = Path(__file__).resolve().parent.parent
+PHOTOS = ROOT.parent / "shared" / "data" / "dice-photos"
+PHOTO_PROFILE = ROOT / "calibration" / "profiles" / "dice-photos"
+SCENES = int(os.environ.get("BENCH_SCENES", "2000"))
+
+Reader = Callable[[np.ndarray], tuple[tuple[int, ...], bool, int]]
+
+
+def _ours(profile=None, expect=None) -> Reader:
+    def read(image: np.ndarray) -> tuple[tuple[int, ...], bool, int]:
+        r = read_dice(image, profile, expect)
+        return r.values, r.status is Status.OK, len(r.dice)
+
+    return read
+
+
+def _baseline(expect=None) -> Reader:
+    def read(image: np.ndarray) -> tuple[tuple[int, ...], bool, int]:
+        values, ok = baseline_read(image, expect)
+        return values, ok, len(values)
+
+    return read
+
+
+def _measure(frames, readers: dict[str, Reader], what: str) -> dict[str, Report]:
+    reports = {name: Report() for name in readers}
+    for name_of_frame, truth, frame in tqdm(frames, desc=what, unit="picture", file=sys.stderr, disable=None):
+        for name, reader in readers.items():
+            start = time.perf_counter()
+            values, ok, found = reader(frame)
+            ms = (time.perf_counter() - start) * 1000
+            reports[name].add(Outcome(truth, values, ok, ms, found, name_of_frame))
+    return reports
+
+
+def _synthetic():
+    for i in range(SCENES):
+        values = random_faces(np.random.default_rng([i, 7]), 4, (0, 1, 2, 3, 4, 5, 6))
+        scene = render_scene(values, 500_000 + i)
+        yield f"synthetic {i}", scene.values, scene.image
+
+
+def _photos(split: str):
+    for sample in read_labels(PHOTOS / split):
+        yield sample.image.name, sample.values, cv2.imread(str(sample.image))
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def run() -> list[Row]:
+    cv2.setNumThreads(1)  # the speed target is for one core
+    rows: list[Row] = []
+    syn = _measure(_synthetic(), {"ours": _ours(expect=4), "baseline": _baseline(expect=4)}, "synthetic scenes")
+    o, b = syn["ours"], syn["baseline"]
+    n = f"synthetic {o.scenes} x 4 dice"
+    rows += [
+        Row(f"{n}: exact scenes", _pct(o.exact_scene_rate), _pct(b.exact_scene_rate), ">= 99.9%", lambda: o.exact_scene_rate >= 0.999),
+        Row(f"{n}: wrong when ok", _pct(o.wrong_when_ok_rate), _pct(b.wrong_when_ok_rate), "<= 0.05%", lambda: o.wrong_when_ok_rate <= 0.0005),
+        Row(f"{n}: per-die accuracy", _pct(o.per_die_accuracy), _pct(b.per_die_accuracy)),
+        Row(f"{n}: coverage (ok)", _pct(o.coverage), _pct(b.coverage)),
+        Row("speed, 1280x960 frame, one core: mean", f"{o.ms_mean:.1f} ms", f"{b.ms_mean:.1f} ms", "<= 15 ms", lambda: o.ms_mean <= 15),
+        Row("speed, 1280x960 frame, one core: p95", f"{o.ms_p95:.1f} ms", f"{b.ms_p95:.1f} ms"),
+        Row("speed: no slower than the baseline (mean)", f"{o.ms_mean:.1f} ms", f"{b.ms_mean:.1f} ms", "<= baseline", lambda: o.ms_mean <= b.ms_mean),
+    ]
+    if not (PHOTOS / "valid").is_dir():
+        rows.append(Row("real photos", "not found", f"({PHOTOS})"))
+        return rows
+    profile = load_profile(PHOTO_PROFILE) if PHOTO_PROFILE.is_dir() else None
+    real = _measure(_photos("valid"), {"ours": _ours(profile), "baseline": _baseline()}, "real photos (valid)")
+    o2, b2 = real["ours"], real["baseline"]
+    n2 = f"real photos valid ({o2.scenes})"
+    rows += [
+        Row(f"{n2}: per-die accuracy", _pct(o2.per_die_accuracy), _pct(b2.per_die_accuracy), ">= 99%", lambda: o2.per_die_accuracy >= 0.99),
+        Row(f"{n2}: exact scenes", _pct(o2.exact_scene_rate), _pct(b2.exact_scene_rate), ">= 97%", lambda: o2.exact_scene_rate >= 0.97),
+        Row(f"{n2}: wrong when ok", _pct(o2.wrong_when_ok_rate), _pct(b2.wrong_when_ok_rate)),
+    ]
+    return rows

@@ -1,0 +1,62 @@
+"""``fantan-table eval``: how well the reader reads a labelled set (a folder with labels.csv)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+from tqdm import tqdm
+
+from ..vision.dataset import DatasetError, read_labels
+from ..vision.evaluate import Outcome, Report
+from ..vision.reader import Status, read_dice
+from .common import UsageError, load_reader_profile, print_json
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("eval", help="measure the reader on a labelled set", description=__doc__)
+    p.add_argument("folder", type=Path, metavar="DIR", help="a folder with labels.csv (header image,values)")
+    p.add_argument("--expect", type=int, metavar="N", help="how many dice each picture should hold")
+    p.add_argument("--profile", type=Path, metavar="P", help="reader profile: a profile.toml or its folder")
+    p.add_argument("--json", action="store_true", help="the figures as one JSON object")
+    p.set_defaults(run=run)
+
+
+def evaluate_folder(folder: Path, profile_path: Path | None, expect: int | None, progress: bool = True) -> Report:
+    profile = load_reader_profile(profile_path)
+    try:
+        samples = read_labels(folder)
+    except DatasetError as exc:
+        raise UsageError(str(exc)) from None
+    report = Report()
+    for sample in tqdm(samples, desc=f"reading {folder.name}", unit="picture", disable=not progress or None, file=sys.stderr):
+        frame = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise UsageError(f"cannot read the picture {sample.image}")
+        start = time.perf_counter()
+        reading = read_dice(frame, profile, expect)
+        ms = (time.perf_counter() - start) * 1000
+        report.add(Outcome(sample.values, reading.values, reading.status is Status.OK, ms, len(reading.dice), sample.image.name))
+    return report
+
+
+def run(args: argparse.Namespace) -> int:
+    report = evaluate_folder(args.folder, args.profile, args.expect)
+    if args.json:
+        print_json(report.as_json())
+        return 0
+    print(f"{args.folder}: {report.scenes} pictures, {report.dice} dice")
+    print(f"  per-die accuracy   {report.per_die_accuracy:8.2%}")
+    print(f"  exact scenes       {report.exact_scene_rate:8.2%}")
+    print(f"  coverage (ok)      {report.coverage:8.2%}")
+    print(f"  wrong when ok      {report.wrong_when_ok_rate:8.2%}   ({report.wrong_when_ok} pictures)")
+    print(f"  count errors       {report.count_errors:8d}")
+    print(f"  ms per frame       {report.ms_mean:8.1f} mean, {report.ms_p95:.1f} p95")
+    print("confusion (rows true, columns read):")
+    print(report.confusion_table())
+    if report.wrong_names:
+        print("read wrongly while sure: " + ", ".join(report.wrong_names[:20]))
+    return 0

@@ -1,0 +1,131 @@
+"""How well a reader did on a labelled set: the figures ``fantan-table eval`` and the benchmarks report.
+
+Labels give the values of a picture's dice but not where each die lies, so dice are matched as
+multisets: a reading of ``2 3 5`` for truth ``5 2 4`` has two dice right.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+MISSED = "missed"
+EXTRA = "extra"
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One picture: what was in it, what was read, whether the reader was sure, and how long it took."""
+
+    truth: tuple[int, ...]
+    read: tuple[int, ...]
+    ok: bool
+    ms: float
+    dice_found: int
+    name: str = ""
+
+    @property
+    def right(self) -> bool:
+        return self.ok and Counter(self.read) == Counter(self.truth)
+
+
+@dataclass
+class Report:
+    scenes: int = 0
+    dice: int = 0
+    dice_right: int = 0
+    exact: int = 0
+    ok: int = 0
+    wrong_when_ok: int = 0
+    count_errors: int = 0
+    times_ms: list[float] = field(default_factory=list)
+    confusion: Counter[tuple[int, int | str]] = field(default_factory=Counter)
+    """(true value, read value or "missed") -> count; an "extra" read die is (-1, value)."""
+    wrong_names: list[str] = field(default_factory=list)
+
+    def add(self, o: Outcome) -> None:
+        self.scenes += 1
+        self.dice += len(o.truth)
+        truth, read = Counter(o.truth), Counter(o.read)
+        both = truth & read
+        self.dice_right += sum(both.values())
+        self.ok += o.ok
+        self.exact += o.right
+        if o.ok and not o.right:
+            self.wrong_when_ok += 1
+            self.wrong_names.append(o.name)
+        self.count_errors += o.dice_found != len(o.truth)
+        self.times_ms.append(o.ms)
+        for value, n in both.items():
+            self.confusion[(value, value)] += n
+        left_truth = sorted((truth - both).elements())
+        left_read = sorted((read - both).elements())
+        for t, r in zip(left_truth, left_read, strict=False):
+            self.confusion[(t, r)] += 1
+        for t in left_truth[len(left_read) :]:
+            self.confusion[(t, MISSED)] += 1
+        for r in left_read[len(left_truth) :]:
+            self.confusion[(-1, r)] += 1
+
+    @property
+    def per_die_accuracy(self) -> float:
+        return self.dice_right / self.dice if self.dice else 0.0
+
+    @property
+    def exact_scene_rate(self) -> float:
+        return self.exact / self.scenes if self.scenes else 0.0
+
+    @property
+    def coverage(self) -> float:
+        return self.ok / self.scenes if self.scenes else 0.0
+
+    @property
+    def wrong_when_ok_rate(self) -> float:
+        return self.wrong_when_ok / self.ok if self.ok else 0.0
+
+    @property
+    def ms_mean(self) -> float:
+        return float(np.mean(self.times_ms)) if self.times_ms else 0.0
+
+    @property
+    def ms_p95(self) -> float:
+        return float(np.percentile(self.times_ms, 95)) if self.times_ms else 0.0
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "scenes": self.scenes,
+            "dice": self.dice,
+            "per_die_accuracy": round(self.per_die_accuracy, 6),
+            "exact_scene_rate": round(self.exact_scene_rate, 6),
+            "coverage": round(self.coverage, 6),
+            "wrong_when_ok_rate": round(self.wrong_when_ok_rate, 6),
+            "wrong_when_ok": self.wrong_when_ok,
+            "count_errors": self.count_errors,
+            "ms_mean": round(self.ms_mean, 2),
+            "ms_p95": round(self.ms_p95, 2),
+            "confusion": [
+                {"truth": "extra" if t == -1 else t, "read": r, "count": n} for (t, r), n in sorted(self.confusion.items(), key=str)
+            ],
+            "wrong_when_ok_images": self.wrong_names,
+        }
+
+    def confusion_table(self) -> str:
+        """Rows: true value; columns: value read, then missed. A last row counts dice read that were not there."""
+        values = sorted({t for t, _ in self.confusion if t != -1} | {r for _, r in self.confusion if isinstance(r, int)})
+        head = "true\\read " + "".join(f"{v:>6}" for v in values) + f"{MISSED:>8}"
+        lines = [head]
+        for t in [*values, -1]:
+            cells = "".join(f"{self.confusion.get((t, v), 0) or '.':>6}" for v in values)
+            missed = self.confusion.get((t, MISSED), 0) if t != -1 else ""
+            lines.append(f"{(EXTRA if t == -1 else t):>9} {cells}{missed or '.':>8}")
+        return "\n".join(lines)
+
+
+def summarise(outcomes: Iterable[Outcome]) -> Report:
+    report = Report()
+    for o in outcomes:
+        report.add(o)
+    return report
