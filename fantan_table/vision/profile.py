@@ -25,7 +25,7 @@ class Profile:
     """Frames are scaled to this width to find the dice (pips are counted at full resolution)."""
     die_size: tuple[float, float] = (0.035, 0.12)
     """A die's top face side, as a share of the frame's (or region's) width: smallest and largest."""
-    pip_area: tuple[float, float] = (0.4, 2.3)
+    pip_area: tuple[float, float] = (0.5, 2.3)
     """A pip's area, as a multiple of a standard pip on a die of the size found."""
     pip_contrast: float = 45.0
     """The least brightness difference (0-255) between a pip and its face."""

@@ -207,13 +207,17 @@ def _separate(patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: f
     inside flat face, so every edge region enclosed by flat face is filled first; a seam between
     two dice runs out to the blob's outline, so it stays and keeps their middles apart.
     """
-    flat = (blob & (gradient < _SEAM_GRADIENT)).astype(np.uint8)
-    edges = (blob & ~flat.astype(bool)).astype(np.uint8)
+    # peel off the rim first: a pip near a die's edge would otherwise touch the rim's edges and look open-ended
+    rim = max(2, round(0.06 * side))
+    inner = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=rim).astype(bool)
+    flat = (inner & (gradient < _SEAM_GRADIENT)).astype(np.uint8)
+    edges = (inner & ~flat.astype(bool)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(edges, connectivity=8)
-    outline = blob & ~cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    outline = inner & ~cv2.erode(inner.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     open_ended = set(np.unique(labels[outline]).tolist())
     enclosed = [j for j in range(1, n) if j not in open_ended and stats[j, cv2.CC_STAT_AREA] < 0.4 * side**2]
     flat[np.isin(labels, enclosed)] = 1
+    flat[_enclosed_marks(patch, inner, outline, side)] = 1
     depth = cv2.distanceTransform(flat, cv2.DIST_L2, 5)
     n, seeds, stats, _ = cv2.connectedComponentsWithStats((depth >= 0.2 * side).astype(np.uint8), connectivity=4)
     keep = [j for j in range(1, n) if stats[j, cv2.CC_STAT_AREA] >= 0.04 * side**2]
@@ -235,6 +239,25 @@ def _largest_piece(mask: np.ndarray) -> np.ndarray:
     if n <= 2:
         return mask
     return labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+
+
+def _enclosed_marks(patch: np.ndarray, inner: np.ndarray, outline: np.ndarray, side: float) -> np.ndarray:
+    """Pips, with the edges round them: marks darker or lighter than the face around them, each enclosed by face.
+
+    Black-hat and top-hat at a scale above a pip's find them whatever the face's colour; a seam between
+    dice is dark too, but it runs out to the blob's outline, so it is not enclosed and stays a seam.
+    """
+    light = np.ascontiguousarray(patch[..., 0])
+    size = 2 * round(0.2 * side) + 1
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    found = np.zeros(inner.shape, np.uint8)
+    for hat in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):  # dark pips, then light ones; never mixed, as the
+        marks = ((cv2.morphologyEx(light, hat, disc) > 40) & inner).astype(np.uint8)  # face between pips
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)  # is a mark of the other kind
+        open_ended = set(np.unique(labels[outline]).tolist())
+        pips = [j for j in range(1, n) if j not in open_ended and stats[j, cv2.CC_STAT_AREA] < 0.3 * side**2]
+        found |= np.isin(labels, pips).astype(np.uint8)
+    return cv2.dilate(found, np.ones((3, 3), np.uint8), iterations=2).astype(bool) & inner
 
 
 def _trim(part: np.ndarray, side: float) -> np.ndarray:
@@ -331,16 +354,6 @@ def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile
     return DieReading(value, center, full_box, confidence, pip_problem)
 
 
-def _band_mask(size: int, offset: int, px: int) -> np.ndarray:
-    """Inside ``marks`` (which starts ``offset`` px into the face): the strip near each edge, corners left out,
-    where a real face has no pip. Marks there mean the box is off, or something else is in the crop."""
-    pos = (np.arange(size) + offset + 0.5) / px
-    from_edge = np.minimum(pos, 1 - pos)
-    along = (from_edge > 0.22)[None, :]
-    near = ((from_edge >= 0.06) & (from_edge <= 0.14))[:, None]
-    return (near & along) | (near & along).T
-
-
 def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, str | None]:
     """Count the pips on a square crop of a top face: (value, confidence, problem).
 
@@ -372,20 +385,21 @@ def _pips_of(contrast: np.ndarray, offset: int, px: int, profile: Profile) -> tu
     # and a glow bridging two pips falls below the cut
     peak = float(np.percentile(contrast, 99.5))
     marks = (contrast > max(profile.pip_contrast, 0.5 * peak)).astype(np.uint8)
-    if np.count_nonzero(marks[_band_mask(marks.shape[0], offset, px)]) > 0.3 * standard:
-        return None, 0.0, "marks near the die's edge, where no face has pips: the die's outline may be wrong"
     count, _, stats, centroids = cv2.connectedComponentsWithStats(marks, connectivity=8)
     low, high = profile.pip_area[0] * standard, profile.pip_area[1] * standard
     candidates = []
     for i in range(1, count):
         _, _, bw, bh, area = stats[i]
         u, v = (centroids[i] + offset) / px
-        if min(u, v, 1 - u, 1 - v) < _PIP_ZONE:
-            continue  # by a corner or an edge, where no pip lies: the table or a neighbour showing in the crop
-        if area > high:
-            return None, 0.0, "a mark too large for a pip on the face (glare, a shadow, or a cocked die?)"
-        if area >= low and max(bw, bh) <= 2.2 * min(bw, bh):
-            candidates.append((area, centroids[i]))
+        pip_shaped = low <= area <= high and max(bw, bh) <= 2.2 * min(bw, bh)
+        if min(u, v, 1 - u, 1 - v) >= _PIP_ZONE:
+            if area > high:
+                return None, 0.0, "a mark too large for a pip on the face (glare, a shadow, or a cocked die?)"
+            if pip_shaped:
+                candidates.append((area, centroids[i]))
+        elif pip_shaped and max(min(u, 1 - u), min(v, 1 - v)) > 0.25:
+            # a pip where no face has one (corners aside, where the table shows): the box must be off
+            return None, 0.0, "a pip-like mark near the die's edge, where no face has one: the die's outline may be wrong"
     biggest = max((a for a, _ in candidates), default=0)
     pips = [c for a, c in candidates if a >= 0.5 * biggest]  # the pips of a face are all one size; glare is smaller
     if len(pips) > 6:
