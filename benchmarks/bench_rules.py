@@ -58,6 +58,8 @@ def run() -> list[Row]:
     assert open_distribution(8) == _enumerate(8)
     night = _time(lambda: _night(1000, 1), 3)
     return [
-        Row("odds, 8 dice (exact)", f"{ours * 1e3:.3f} ms", f"{base * 1e3:.0f} ms", "<= baseline", lambda: ours <= base),
+        Row(
+            "odds, 8 dice (exact)", f"{ours * 1e3:.3f} ms", f"{base * 1e3:.0f} ms", "<= baseline", lambda: ours <= base
+        ),
         Row("settle 1,000 rounds x 4 players", f"{night * 1e3:.0f} ms", "-", "< 1000 ms", lambda: night < 1.0),
     ]

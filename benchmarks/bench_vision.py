@@ -78,13 +78,37 @@ def run() -> list[Row]:
     o, b = syn["ours"], syn["baseline"]
     n = f"synthetic {o.scenes} x 4 dice"
     rows += [
-        Row(f"{n}: exact scenes", _pct(o.exact_scene_rate), _pct(b.exact_scene_rate), ">= 99.9%", lambda: o.exact_scene_rate >= 0.999),
-        Row(f"{n}: wrong when ok", _pct(o.wrong_when_ok_rate), _pct(b.wrong_when_ok_rate), "<= 0.05%", lambda: o.wrong_when_ok_rate <= 0.0005),
+        Row(
+            f"{n}: exact scenes",
+            _pct(o.exact_scene_rate),
+            _pct(b.exact_scene_rate),
+            ">= 99.9%",
+            lambda: o.exact_scene_rate >= 0.999,
+        ),
+        Row(
+            f"{n}: wrong when ok",
+            _pct(o.wrong_when_ok_rate),
+            _pct(b.wrong_when_ok_rate),
+            "<= 0.05%",
+            lambda: o.wrong_when_ok_rate <= 0.0005,
+        ),
         Row(f"{n}: per-die accuracy", _pct(o.per_die_accuracy), _pct(b.per_die_accuracy)),
         Row(f"{n}: coverage (ok)", _pct(o.coverage), _pct(b.coverage)),
-        Row("speed, 1280x960 frame, one core: mean", f"{o.ms_mean:.1f} ms", f"{b.ms_mean:.1f} ms", "<= 15 ms", lambda: o.ms_mean <= 15),
+        Row(
+            "speed, 1280x960 frame, one core: mean",
+            f"{o.ms_mean:.1f} ms",
+            f"{b.ms_mean:.1f} ms",
+            "<= 15 ms",
+            lambda: o.ms_mean <= 15,
+        ),
         Row("speed, 1280x960 frame, one core: p95", f"{o.ms_p95:.1f} ms", f"{b.ms_p95:.1f} ms"),
-        Row("speed: no slower than the baseline (mean)", f"{o.ms_mean:.1f} ms", f"{b.ms_mean:.1f} ms", "<= baseline", lambda: o.ms_mean <= b.ms_mean),
+        Row(
+            "speed: no slower than the baseline (mean)",
+            f"{o.ms_mean:.1f} ms",
+            f"{b.ms_mean:.1f} ms",
+            "<= baseline",
+            lambda: o.ms_mean <= b.ms_mean,
+        ),
     ]
     if not (PHOTOS / "valid").is_dir():
         rows.append(Row("real photos", "not found", f"({PHOTOS})"))
@@ -94,8 +118,20 @@ def run() -> list[Row]:
     o2, b2 = real["ours"], real["baseline"]
     n2 = f"real photos valid ({o2.scenes})"
     rows += [
-        Row(f"{n2}: per-die accuracy", _pct(o2.per_die_accuracy), _pct(b2.per_die_accuracy), ">= 99%", lambda: o2.per_die_accuracy >= 0.99),
-        Row(f"{n2}: exact scenes", _pct(o2.exact_scene_rate), _pct(b2.exact_scene_rate), ">= 97%", lambda: o2.exact_scene_rate >= 0.97),
+        Row(
+            f"{n2}: per-die accuracy",
+            _pct(o2.per_die_accuracy),
+            _pct(b2.per_die_accuracy),
+            ">= 99%",
+            lambda: o2.per_die_accuracy >= 0.99,
+        ),
+        Row(
+            f"{n2}: exact scenes",
+            _pct(o2.exact_scene_rate),
+            _pct(b2.exact_scene_rate),
+            ">= 97%",
+            lambda: o2.exact_scene_rate >= 0.97,
+        ),
         Row(f"{n2}: wrong when ok", _pct(o2.wrong_when_ok_rate), _pct(b2.wrong_when_ok_rate)),
     ]
     return rows

@@ -32,14 +32,20 @@ def evaluate_folder(folder: Path, profile_path: Path | None, expect: int | None,
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
     report = Report()
-    for sample in tqdm(samples, desc=f"reading {folder.name}", unit="picture", disable=not progress or None, file=sys.stderr):
+    for sample in tqdm(
+        samples, desc=f"reading {folder.name}", unit="picture", disable=not progress or None, file=sys.stderr
+    ):
         frame = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
         if frame is None:
             raise UsageError(f"cannot read the picture {sample.image}")
         start = time.perf_counter()
         reading = read_dice(frame, profile, expect)
         ms = (time.perf_counter() - start) * 1000
-        report.add(Outcome(sample.values, reading.values, reading.status is Status.OK, ms, len(reading.dice), sample.image.name))
+        report.add(
+            Outcome(
+                sample.values, reading.values, reading.status is Status.OK, ms, len(reading.dice), sample.image.name
+            )
+        )
     return report
 
 

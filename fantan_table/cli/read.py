@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
             print_json(reading_json(image_path, reading, ms))
         else:
             values = " ".join("?" if d.value is None else str(d.value) for d in reading.dice) or "-"
-            verdict = f"total {reading.total}, open {reading.open_number}" if reading.status is Status.OK else reading.message
+            verdict = (
+                f"total {reading.total}, open {reading.open_number}" if reading.status is Status.OK else reading.message
+            )
             print(f"{image_path}: {reading.status.value}  dice {values}  {verdict}")
     return 0 if all_ok else 1

@@ -54,7 +54,12 @@ def run(args: argparse.Namespace) -> int:
             "touching": scene.touching,
             "distractors": scene.distractors,
             "dice": [
-                {"value": d.value, "center": [round(c, 1) for c in d.center], "side": round(d.side, 1), "style": d.style}
+                {
+                    "value": d.value,
+                    "center": [round(c, 1) for c in d.center],
+                    "side": round(d.side, 1),
+                    "style": d.style,
+                }
                 for d in scene.dice
             ],
         }

@@ -23,7 +23,10 @@ def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
     if reading.status is Status.OK:
         banner, colour = f"OK  total {reading.total}  open {reading.open_number}", _GREEN
     else:
-        banner, colour = f"{reading.status.value.upper()}  {reading.message}", _RED if reading.status is Status.ERROR else _AMBER
+        banner, colour = (
+            f"{reading.status.value.upper()}  {reading.message}",
+            _RED if reading.status is Status.ERROR else _AMBER,
+        )
     _label(out, banner[:110], (int(8 * scale), int(24 * scale)), colour, 0.6 * scale)
     return out
 

@@ -28,7 +28,9 @@ def read_labels(folder: Path) -> list[Sample]:
         with path.open(newline="", encoding="utf-8") as f:
             rows = list(csv.reader(f))
     except FileNotFoundError:
-        raise DatasetError(f"{path}: not found; a labelled set needs a labels.csv with the header image,values") from None
+        raise DatasetError(
+            f"{path}: not found; a labelled set needs a labels.csv with the header image,values"
+        ) from None
     if not rows or [c.strip() for c in rows[0]] != ["image", "values"]:
         raise DatasetError(f"{path}: the first line must be the header image,values")
     samples = []
@@ -41,7 +43,9 @@ def read_labels(folder: Path) -> list[Sample]:
         try:
             numbers = tuple(int(v) for v in values)
         except ValueError:
-            raise DatasetError(f"{path}, line {number}: values must be whole numbers separated by spaces (got {row[1]!r})") from None
+            raise DatasetError(
+                f"{path}, line {number}: values must be whole numbers separated by spaces (got {row[1]!r})"
+            ) from None
         if any(not 0 <= v <= 6 for v in numbers):
             raise DatasetError(f"{path}, line {number}: a die shows 0 to 6 (got {row[1]!r})")
         image = folder / name

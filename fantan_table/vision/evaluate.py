@@ -107,14 +107,17 @@ class Report:
             "ms_mean": round(self.ms_mean, 2),
             "ms_p95": round(self.ms_p95, 2),
             "confusion": [
-                {"truth": "extra" if t == -1 else t, "read": r, "count": n} for (t, r), n in sorted(self.confusion.items(), key=str)
+                {"truth": "extra" if t == -1 else t, "read": r, "count": n}
+                for (t, r), n in sorted(self.confusion.items(), key=str)
             ],
             "wrong_when_ok_images": self.wrong_names,
         }
 
     def confusion_table(self) -> str:
         """Rows: true value; columns: value read, then missed. A last row counts dice read that were not there."""
-        values = sorted({t for t, _ in self.confusion if t != -1} | {r for _, r in self.confusion if isinstance(r, int)})
+        values = sorted(
+            {t for t, _ in self.confusion if t != -1} | {r for _, r in self.confusion if isinstance(r, int)}
+        )
         head = "true\\read " + "".join(f"{v:>6}" for v in values) + f"{MISSED:>8}"
         lines = [head]
         for t in [*values, -1]:

@@ -24,7 +24,7 @@ class Profile:
     work_width: int = 640
     """Frames are scaled to this width to find the dice (pips are counted at full resolution)."""
     die_size: tuple[float, float] = (0.035, 0.12)
-    """A die's top face side, as a share of the frame's (or region's) width: smallest and largest."""
+    """A die's top face side, as a share of the whole frame's width: smallest and largest."""
     pip_area: tuple[float, float] = (0.5, 2.3)
     """A pip's area, as a multiple of a standard pip on a die of the size found."""
     pip_contrast: float = 45.0
@@ -47,7 +47,7 @@ class Profile:
         return replace(self, empty=frame)
 
 
-_KEYS = {
+_KEYS: dict[str, dict[str, Any]] = {
     "reader": {"work_width": int},
     "dice": {"size": "pair"},
     "pips": {"area": "pair", "contrast": float, "polarity": str, "pattern_tolerance": float},
@@ -113,7 +113,13 @@ def _check(value: Any, kind: Any, where: str) -> Any:
         return (float(value[0]), float(value[1]))
     if kind == "box" and isinstance(value, list) and len(value) == 4 and all(type(v) is int for v in value):
         return tuple(value)
-    wanted = {int: "a whole number", float: "a number", str: "a string", "pair": "[min, max]", "box": "[x0, y0, x1, y1]"}
+    wanted = {
+        int: "a whole number",
+        float: "a number",
+        str: "a string",
+        "pair": "[min, max]",
+        "box": "[x0, y0, x1, y1]",
+    }
     raise ProfileError(f"{where}: must be {wanted[kind]} (got {value!r})")
 
 

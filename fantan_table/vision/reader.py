@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -78,18 +79,23 @@ def read_dice(image: np.ndarray | None, profile: Profile | None = None, expect: 
         return Reading(Status.ERROR, (), "not a colour picture (expected an 8-bit BGR frame)")
     frame, origin = _region(image, profile)
     if frame.size == 0:
-        return Reading(Status.ERROR, (), f"the region of interest {profile.roi} lies outside the {image.shape[1]}x{image.shape[0]} frame")
-    scale = min(1.0, profile.work_width / frame.shape[1])
+        return Reading(
+            Status.ERROR,
+            (),
+            f"the region of interest {profile.roi} lies outside the {image.shape[1]}x{image.shape[0]} frame",
+        )
+    scale = min(1.0, profile.work_width / image.shape[1])  # sizes are shares of the whole frame, region or not
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
-    width = small.shape[1]
-    die_min, die_max = (s * width for s in profile.die_size)
+    die_min, die_max = (share * image.shape[1] * scale for share in profile.die_size)
     empty = _empty_for(profile, image, frame.shape, small.shape)
     mask, lab = _body_mask(small, empty, profile, die_max)
     boxes = _find_dice(lab, mask, die_min, die_max)
     dice = [_read_die(frame, box, scale, profile, problem) for box, problem in boxes]
     dice.sort(key=lambda d: (round(d.center[1] / (die_max / scale)), d.center[0]))
     dice = [
-        DieReading(d.value, (d.center[0] + origin[0], d.center[1] + origin[1]), _shift(d.box, origin), d.confidence, d.problem)
+        DieReading(
+            d.value, (d.center[0] + origin[0], d.center[1] + origin[1]), _shift(d.box, origin), d.confidence, d.problem
+        )
         for d in dice
     ]
     reasons = [f"die at ({d.center[0]:.0f}, {d.center[1]:.0f}): {d.problem}" for d in dice if d.problem]
@@ -110,7 +116,9 @@ def _region(image: np.ndarray, profile: Profile) -> tuple[np.ndarray, tuple[int,
     return image[y0:y1, x0:x1], (x0, y0)
 
 
-def _empty_for(profile: Profile, image: np.ndarray, region: tuple[int, ...], small: tuple[int, ...]) -> np.ndarray | None:
+def _empty_for(
+    profile: Profile, image: np.ndarray, region: tuple[int, ...], small: tuple[int, ...]
+) -> np.ndarray | None:
     empty = profile.empty
     if empty is None:
         return None
@@ -155,7 +163,9 @@ def _body_mask(
 
 
 # -- 2. one box per die -------------------------------------------------------------------------
-def _find_dice(lab: np.ndarray, mask: np.ndarray, die_min: float, die_max: float) -> list[tuple[RotatedBox, str | None]]:
+def _find_dice(
+    lab: np.ndarray, mask: np.ndarray, die_min: float, die_max: float
+) -> list[tuple[RotatedBox, str | None]]:
     """One rotated box per die. Dice touching each other are told apart by the seam between them."""
     h, w = mask.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -185,10 +195,10 @@ def _find_dice(lab: np.ndarray, mask: np.ndarray, die_min: float, die_max: float
     one_die = float(np.median(singles)) if singles else None
     found: list[tuple[RotatedBox, str | None]] = []
     for points, whole in regions:
-        rect = cv2.minAreaRect(points)
+        rect = _as_box(cv2.minAreaRect(points))
         if whole and _roundness(points) > 0.8:
             continue  # a disc on its own: a coin
-        found.append((_as_box(rect), _shape_problem(points, rect, one_die, die_min, die_max)))
+        found.append((rect, _shape_problem(points, rect, one_die, die_min, die_max)))
     return found
 
 
@@ -263,7 +273,9 @@ def _enclosed_marks(patch: np.ndarray, inner: np.ndarray, outline: np.ndarray, s
 def _trim(part: np.ndarray, side: float) -> np.ndarray:
     """Shave slivers off a die cut from a blob (a strip of its neighbour, a corner of shadow) before fitting its box."""
     size = max(3, 2 * round(0.12 * side) + 1)
-    opened = cv2.morphologyEx(part.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    opened = cv2.morphologyEx(
+        part.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    )
     return _largest_piece(opened.astype(bool)) if np.count_nonzero(opened) else part
 
 
@@ -294,7 +306,7 @@ _SEAM_GRADIENT = 70.0
 
 
 def _shape_problem(
-    points: np.ndarray, rect: RotatedBox | tuple, one_die: float | None, die_min: float, die_max: float
+    points: np.ndarray, rect: RotatedBox, one_die: float | None, die_min: float, die_max: float
 ) -> str | None:
     (rw, rh) = rect[1]
     if max(rw, rh) > 1.3 * min(rw, rh) or _squareness(points) < 0.7:
@@ -321,7 +333,7 @@ def _squareness(points: np.ndarray) -> float:
     return float(fill * min(rw, rh) / max(rw, rh))
 
 
-def _as_box(rect: tuple[tuple[float, float], tuple[float, float], float]) -> RotatedBox:
+def _as_box(rect: tuple[Sequence[float], Sequence[float], float]) -> RotatedBox:
     (cx, cy), (w, h), angle = rect
     return ((float(cx), float(cy)), (float(w), float(h)), float(angle))
 
@@ -339,9 +351,11 @@ def face_crop(frame: np.ndarray, box: RotatedBox, scale: float = 1.0, px: int = 
     c = np.array([cx, cy]) / scale
     ex = np.array([math.cos(a), math.sin(a)]) * w / scale
     ey = np.array([-math.sin(a), math.cos(a)]) * h / scale
-    src = np.float32([c - ex / 2 - ey / 2, c + ex / 2 - ey / 2, c - ex / 2 + ey / 2])
-    dst = np.float32([[0, 0], [px, 0], [0, px]])
-    return cv2.warpAffine(frame, cv2.getAffineTransform(src, dst), (px, px), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    src = np.array([c - ex / 2 - ey / 2, c + ex / 2 - ey / 2, c - ex / 2 + ey / 2], dtype=np.float32)
+    dst = np.array([[0, 0], [px, 0], [0, px]], dtype=np.float32)
+    return cv2.warpAffine(
+        frame, cv2.getAffineTransform(src, dst), (px, px), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile, problem: str | None) -> DieReading:
@@ -381,10 +395,10 @@ _PIP_ZONE = 0.16
 
 def _pips_of(contrast: np.ndarray, offset: int, px: int, profile: Profile) -> tuple[int | None, float, str | None]:
     standard = math.pi * (PIP_RADIUS * px) ** 2
-    # cut at half the contrast of the strongest marks: solid pips keep their size, soft glare shrinks,
+    # cut at 60% of the contrast of the strongest marks: solid pips keep their size, soft glare shrinks,
     # and a glow bridging two pips falls below the cut
     peak = float(np.percentile(contrast, 99.5))
-    marks = (contrast > max(profile.pip_contrast, 0.5 * peak)).astype(np.uint8)
+    marks = (contrast > max(profile.pip_contrast, 0.6 * peak)).astype(np.uint8)
     count, _, stats, centroids = cv2.connectedComponentsWithStats(marks, connectivity=8)
     low, high = profile.pip_area[0] * standard, profile.pip_area[1] * standard
     candidates = []
@@ -399,7 +413,11 @@ def _pips_of(contrast: np.ndarray, offset: int, px: int, profile: Profile) -> tu
                 candidates.append((area, centroids[i]))
         elif pip_shaped and max(min(u, 1 - u), min(v, 1 - v)) > 0.25:
             # a pip where no face has one (corners aside, where the table shows): the box must be off
-            return None, 0.0, "a pip-like mark near the die's edge, where no face has one: the die's outline may be wrong"
+            return (
+                None,
+                0.0,
+                "a pip-like mark near the die's edge, where no face has one: the die's outline may be wrong",
+            )
     biggest = max((a for a, _ in candidates), default=0)
     pips = [c for a, c in candidates if a >= 0.5 * biggest]  # the pips of a face are all one size; glare is smaller
     if len(pips) > 6:

@@ -154,7 +154,9 @@ def _pose(rng: np.random.Generator, angle: float) -> np.ndarray:
 
 
 def _choose_style(rng: np.random.Generator, style: str, surface: Surface) -> str:
-    colours = ["red", "green", "blue"] + ([] if surface == "dark" else ["black"])  # a black die on black cloth is unreadable
+    colours = ["red", "green", "blue"] + (
+        [] if surface == "dark" else ["black"]
+    )  # a black die on black cloth is unreadable
     if style in ("pips", "ivory"):
         return "ivory"
     if style == "colour":
@@ -200,7 +202,9 @@ def _place_dice(
         else:
             raise RuntimeError(f"could not place die {i + 1} of {len(values)} in {width}x{height}: dice too large")
         placed.append((poly, pose))
-        dice.append(TruthDie(value, (float(center[0]), float(center[1])), s, angle % 90, _choose_style(rng, style, surface)))
+        dice.append(
+            TruthDie(value, (float(center[0]), float(center[1])), s, angle % 90, _choose_style(rng, style, surface))
+        )
     return placed, dice
 
 
@@ -229,7 +233,9 @@ def _slide_until_touching(
     return other + direction * far
 
 
-def _draw_die(rng: np.random.Generator, image: np.ndarray, placed: tuple[np.ndarray, np.ndarray], die: TruthDie) -> None:
+def _draw_die(
+    rng: np.random.Generator, image: np.ndarray, placed: tuple[np.ndarray, np.ndarray], die: TruthDie
+) -> None:
     poly, pose = placed
     body, pip = (np.array(c, np.float32) for c in DIE_STYLES[die.style])
     body = body * rng.uniform(0.9, 1.08)
@@ -264,7 +270,7 @@ def _draw_die(rng: np.random.Generator, image: np.ndarray, placed: tuple[np.ndar
 
     layer = np.zeros((vh, vw), np.float32)
     radius = PIP_RADIUS * s * rng.uniform(0.9, 1.1)
-    circle = cv2.ellipse2Poly((0, 0), (100, 100), 0, 0, 360, 10).astype(np.float32) / 100 * radius
+    circle = np.asarray(cv2.ellipse2Poly((0, 0), (100, 100), 0, 0, 360, 10), np.float32) / 100 * radius
     for u, v in PIP_LAYOUTS[die.value]:
         p = pose @ np.array([(u - 0.5) * s, (v - 0.5) * s], np.float32) + center
         cv2.fillPoly(layer, [np.round((circle @ pose.T + p) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
@@ -294,7 +300,12 @@ def _draw_distractors(
     tile = 2.2 * side
     edge = int(rng.integers(4))
     along = rng.uniform(0.2, 0.8)
-    cx, cy = [(along * w, -0.3 * tile), (w + 0.3 * tile, along * h), (along * w, h + 0.3 * tile), (-0.3 * tile, along * h)][edge]
+    cx, cy = [
+        (along * w, -0.3 * tile),
+        (w + 0.3 * tile, along * h),
+        (along * w, h + 0.3 * tile),
+        (-0.3 * tile, along * h),
+    ][edge]
     rect = cv2.boxPoints(((cx, cy), (tile, tile), float(rng.uniform(-20, 20))))
     cv2.fillPoly(image, [rect.astype(np.int32)], (200, 215, 220), cv2.LINE_AA)
 

@@ -1,0 +1,60 @@
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from fantan_table.cli import main
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    out = tmp_path_factory.mktemp("set")
+    assert main(["render", "--out", str(out), "--n", "6", "--seed", "3", "--size", "800x600"]) == 0
+    return out
+
+
+def test_render_writes_a_labelled_set(rendered):
+    lines = (rendered / "labels.csv").read_text().splitlines()
+    assert lines[0] == "image,values" and len(lines) == 7
+    name, values = lines[1].split(",")
+    assert (rendered / name).is_file() and len(values.split()) == 4
+    truth = json.loads((rendered / "truth.json").read_text())
+    assert [d["value"] for d in truth[name]["dice"]] == [int(v) for v in values.split()]
+
+
+def test_eval_reports_the_figures(rendered, capsys):
+    assert main(["eval", str(rendered), "--expect", "4", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["scenes"] == 6 and report["dice"] == 24
+    assert report["exact_scene_rate"] >= 0.83 and report["wrong_when_ok"] == 0
+    assert main(["eval", str(rendered), "--expect", "4"]) == 0
+    assert "per-die accuracy" in capsys.readouterr().out
+
+
+def test_read_prints_json_lines_and_annotates(rendered, tmp_path, capsys):
+    first = rendered / "scene_0001.png"
+    code = main(
+        ["read", str(first), str(tmp_path / "missing.png"), "--json", "--expect", "4", "--annotate", str(tmp_path)]
+    )
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 1  # one picture could not be read
+    ok, missing = lines
+    assert ok["image"] == str(first) and ok["status"] == "ok" and len(ok["dice"]) == 4
+    assert ok["open"] == ok["total"] % 4
+    assert {"value", "center", "confidence"} <= set(ok["dice"][0])
+    assert missing["status"] == "error" and "no such file" in missing["message"]
+    picture = cv2.imread(str(tmp_path / "scene_0001_read.png"))
+    assert picture is not None and picture.shape == (600, 800, 3)
+    assert not np.array_equal(picture, cv2.imread(str(first)))
+
+
+def test_bad_labels_and_profiles_exit_2(tmp_path, capsys):
+    (tmp_path / "labels.csv").write_text("picture,dice\n")
+    assert main(["eval", str(tmp_path)]) == 2
+    assert "header image,values" in capsys.readouterr().err
+    (tmp_path / "labels.csv").write_text("image,values\nnope.png,1 2\n")
+    assert main(["eval", str(tmp_path)]) == 2
+    assert "nope.png is not in" in capsys.readouterr().err
+    assert main(["read", "x.png", "--profile", str(tmp_path / "none.toml")]) == 2
+    assert "no such profile file" in capsys.readouterr().err

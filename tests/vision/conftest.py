@@ -1,0 +1,22 @@
+import numpy as np
+import pytest
+
+from fantan_table.vision.render import render_scene
+
+
+@pytest.fixture(scope="session")
+def scene():
+    """Render (and cache) a scene: scene(values, seed, **options)."""
+    cache = {}
+
+    def make(values, seed, **options):
+        key = (tuple(values), seed, tuple(sorted(options.items())))
+        if key not in cache:
+            cache[key] = render_scene(values, seed, **options)
+        return cache[key]
+
+    return make
+
+
+def close_to(point, points, tolerance):
+    return min(np.hypot(point[0] - p[0], point[1] - p[1]) for p in points) < tolerance

@@ -1,0 +1,152 @@
+from collections import Counter
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fantan_table.vision.profile import Profile
+from fantan_table.vision.reader import Status, count_pips, face_crop, read_dice
+from fantan_table.vision.render import render_scene
+
+from .conftest import close_to
+
+
+def values_of(reading):
+    return sorted(reading.values)
+
+
+# -- whole readings ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("style", ["ivory", "colour"])
+def test_blank_face_next_to_a_six_reads_0_and_6(scene, seed, style):
+    """Regression: a blank face has no pips to find it by, and a six beside it must not lend it any."""
+    s = scene([0, 6], seed, style=style, touching=True)
+    reading = read_dice(s.image, expect=2)
+    assert reading.status is Status.OK, reading.message
+    assert values_of(reading) == [0, 6]
+
+
+@pytest.mark.parametrize("surface", ["felt", "wood", "dark"])
+@pytest.mark.parametrize("style", ["ivory", "colour", "mixed"])
+def test_reads_four_dice_on_every_surface_and_style(scene, surface, style):
+    s = scene([5, 0, 3, 6], 40, surface=surface, style=style, touching=False, distractors=True)
+    reading = read_dice(s.image, expect=4)
+    assert reading.status is Status.OK, reading.message
+    assert values_of(reading) == [0, 3, 5, 6]
+    assert reading.total == 14 and reading.open_number == 2
+    for die in reading.dice:
+        assert close_to(die.center, [d.center for d in s.dice], 0.2 * s.dice[0].side)
+        assert 0.5 <= die.confidence <= 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_touching_dice_are_told_apart(scene, seed):
+    s = scene([1, 2, 4, 5], 100 + seed, touching=True)
+    reading = read_dice(s.image, expect=4)
+    assert reading.status is Status.OK, reading.message
+    assert values_of(reading) == [1, 2, 4, 5]
+
+
+@pytest.mark.parametrize("count", [3, 5])
+def test_any_other_count_than_expected_is_unsure(scene, count):
+    s = scene([2] * count, 7, touching=False)
+    reading = read_dice(s.image, expect=4)
+    assert reading.status is Status.UNSURE
+    assert f"found {count} dice, expected 4" in reading.message
+    assert reading.total is None and reading.open_number is None
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), turn=st.integers(1, 3), mirror=st.booleans())
+def test_rotating_or_mirroring_never_changes_the_reading(seed, turn, mirror):
+    rng = np.random.default_rng(seed)
+    s = render_scene([int(v) for v in rng.integers(0, 7, 4)], seed, size=(960, 960))
+    before = read_dice(s.image, expect=4)
+    image = np.ascontiguousarray(np.rot90(s.image, turn))
+    if mirror:
+        image = np.ascontiguousarray(image[:, ::-1])
+    after = read_dice(image, expect=4)
+    assert after.status is before.status
+    assert Counter(after.values) == Counter(before.values)
+
+
+def test_a_coin_and_a_tile_edge_are_not_dice(scene):
+    s = scene([4, 1], 3, distractors=True, touching=False, size=(960, 720))
+    reading = read_dice(s.image, expect=2)
+    assert reading.status is Status.OK, reading.message
+    assert values_of(reading) == [1, 4]
+
+
+def test_cocked_die_is_unsure(scene):
+    """A die leaning on something shows a long, thin top from above: never read as a face."""
+    s = scene([3, 3], 5, touching=False, style="ivory", surface="felt", size=(960, 720))
+    image = s.image.copy()
+    (cx, cy), half = s.dice[0].center, int(s.dice[0].side)
+    x0, y0 = int(cx) - half, int(cy) - half
+    patch = image[y0 : y0 + 2 * half, x0 : x0 + 2 * half].copy()
+    image[y0 : y0 + 2 * half, x0 : x0 + 2 * half] = np.median(image[:20, :20].reshape(-1, 3), axis=0)
+    squashed = cv2.resize(patch, (2 * half, half))
+    image[y0 + half // 2 : y0 + half // 2 + half, x0 : x0 + 2 * half] = squashed
+    reading = read_dice(image, expect=2)
+    assert reading.status is Status.UNSURE
+    assert "not square" in reading.message or "size" in reading.message
+
+
+def test_not_a_picture_is_an_error():
+    assert read_dice(None).status is Status.ERROR
+    assert read_dice(np.zeros((10, 10), np.uint8)).status is Status.ERROR
+    reading = read_dice(np.zeros((100, 100, 3), np.uint8), Profile(roi=(200, 200, 300, 300)))
+    assert reading.status is Status.ERROR and "region of interest" in reading.message
+
+
+def test_empty_table_gives_no_dice():
+    reading = read_dice(np.full((480, 640, 3), 90, np.uint8))
+    assert reading.status is Status.UNSURE and reading.message == "no dice found"
+
+
+# -- the profile's region of interest and empty-table frame ---------------------------------------------
+def test_region_of_interest_limits_where_dice_are_looked_for(scene):
+    s = scene([2, 5], 21, touching=False, distractors=False, size=(960, 720))
+    (x, y) = s.dice[0].center
+    roi = (int(x - 80), int(y - 80), int(x + 80), int(y + 80))
+    reading = read_dice(s.image, Profile(roi=roi), expect=1)
+    assert reading.status is Status.OK, reading.message
+    assert reading.values == (s.dice[0].value,)
+    assert abs(reading.dice[0].center[0] - x) < 10 and abs(reading.dice[0].center[1] - y) < 10
+
+
+def test_empty_table_frame_finds_dice_on_a_busy_table(scene):
+    """A table with a big light patch (a cloth's print, a sheet of paper): without the empty frame it is
+    taken for something; with it, only what changed is looked at."""
+    s = scene([1, 4, 6], 8, touching=False, distractors=False, surface="felt", size=(960, 720))
+    empty = render_scene([], 8, surface="felt", size=(960, 720), distractors=False).image
+    table = empty.copy()
+    for frame in (table, image := s.image.copy()):
+        cv2.rectangle(frame, (30, 30), (150, 110), (200, 220, 230), -1)  # a patch the size of a couple of dice
+    del table
+    with_empty = read_dice(image, Profile().with_empty(_with_patch(empty)), expect=3)
+    assert with_empty.status is Status.OK, with_empty.message
+    assert values_of(with_empty) == [1, 4, 6]
+    without = read_dice(image, expect=3)
+    assert without.status is Status.UNSURE
+
+
+def _with_patch(frame):
+    frame = frame.copy()
+    cv2.rectangle(frame, (30, 30), (150, 110), (200, 220, 230), -1)
+    return frame
+
+
+# -- pips on one face -----------------------------------------------------------------------------------
+@pytest.mark.parametrize("value", range(7))
+@pytest.mark.parametrize("style", ["ivory", "red", "black"])
+def test_count_pips_on_a_face(value, style):
+    s = render_scene(
+        [value], 30 + value, style="ivory" if style == "ivory" else "colour", size=(480, 480), distractors=False
+    )
+    die = s.dice[0]
+    crop = face_crop(s.image, (die.center, (die.side, die.side), die.angle))
+    got, confidence, problem = count_pips(crop, Profile())
+    assert problem is None and got == value and confidence > 0.5
