@@ -172,11 +172,8 @@ def _find_dice(
     blobs: list[tuple[int, int, np.ndarray]] = []
     for i in range(1, count):
         x, y, bw, bh, area = stats[i]
-        if area < 0.45 * die_min**2:
-            continue  # crumbs
-        if x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1:
-            continue  # a tile, a hand or a sleeve reaching into the picture (a die cut off shows as a wrong count)
-        blobs.append((x, y, labels[y : y + bh, x : x + bw] == i))
+        if area >= 0.45 * die_min**2:  # smaller are crumbs
+            blobs.append((x, y, labels[y : y + bh, x : x + bw] == i))
     # the size of a die here, from the dice lying alone; the profile's middle size if every die touches another
     alone = [np.count_nonzero(b) for _, _, b in blobs if _mask_squareness(b) > 0.85]
     alone = [a for a in alone if die_min**2 <= a <= 1.25 * die_max**2]
@@ -188,17 +185,28 @@ def _find_dice(
         patch = lab[y0:y1, x0:x1]
         edges = _colour_gradient(patch)[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw]
         parts = _separate(np.ascontiguousarray(patch[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw]), edges, blob, side)
+        at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         for part in parts:
             ys, xs = np.nonzero(_trim(part, side) if len(parts) > 1 else part)
-            regions.append((np.column_stack([xs + x, ys + y]).astype(np.float32), len(parts) == 1))
+            points = np.column_stack([xs + x, ys + y]).astype(np.float32)
+            if at_edge and not _clearly_a_die(points, side, w, h):
+                continue  # a tile, a hand or a sleeve reaching into the picture (a die cut off shows as a wrong count)
+            regions.append((points, len(parts) == 1))
     singles = [len(p) for p, _ in regions if _squareness(p) > 0.85 and die_min**2 <= len(p) <= 1.25 * die_max**2]
     one_die = float(np.median(singles)) if singles else None
     found: list[tuple[RotatedBox, str | None]] = []
     for points, whole in regions:
         rect = _as_box(cv2.minAreaRect(points))
-        if whole and _roundness(points) > 0.8:
-            continue  # a disc on its own: a coin
-        found.append((rect, _shape_problem(points, rect, one_die, die_min, die_max)))
+        if whole and _roundness(points) > 0.86 and len(points) <= 1.5 * (one_die or die_max**2):
+            continue  # a die-sized disc on its own: a coin (a die scores ~0.76; a round lump of dice is larger)
+        if whole and len(singles) >= 2 and one_die and len(points) < 0.55 * one_die:
+            continue  # much smaller than the dice lying alone: a coin half seen, a crumb of a tile
+        problem = _shape_problem(points, rect, one_die, die_min, die_max)
+        if whole and _solidity(points) < 0.98:  # a die's outline is crisp; a ragged one barely stands out
+            if len(points) < 0.8 * side**2:
+                continue  # smaller than a die, and faint: a coin or a stain the colour of the table
+            problem = "low contrast with the table: its outline is ragged"
+        found.append((rect, problem))
     return found
 
 
@@ -318,8 +326,21 @@ def _shape_problem(
     return None
 
 
+def _clearly_a_die(points: np.ndarray, side: float, w: int, h: int) -> bool:
+    """Square, die-sized, and clear of the frame's edge: a die beside something that reaches into the picture."""
+    x0, y0 = points.min(axis=0)
+    x1, y1 = points.max(axis=0)
+    inside = x0 > 1 and y0 > 1 and x1 < w - 2 and y1 < h - 2
+    return inside and _squareness(points) > 0.85 and 0.7 * side**2 <= len(points) <= 1.4 * side**2
+
+
+def _solidity(points: np.ndarray) -> float:
+    """Area over the convex hull's (pixel counts run a little over 1): a die is solid, a faint blob is ragged."""
+    return len(points) / max(cv2.contourArea(cv2.convexHull(points)), 1.0)
+
+
 def _roundness(points: np.ndarray) -> float:
-    """Area over the smallest enclosing circle's: about 0.9-1 for a disc, at most ~0.7 for a square at any slant."""
+    """Area over the smallest enclosing circle's: about 0.9-1 for a disc, ~0.76 for a die's rounded square, less at a slant."""
     _, radius = cv2.minEnclosingCircle(points)
     return len(points) / max(math.pi * radius**2, 1.0)
 
