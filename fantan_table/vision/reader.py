@@ -19,6 +19,7 @@ import enum
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 import cv2
 import numpy as np
@@ -143,22 +144,15 @@ def _body_mask(
         k = min(2 * (min(tiny.shape[:2]) // 2) - 1, 4 * 6 + 1)
         tiny = cv2.medianBlur(tiny, max(3, k))
         table = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
-    diff = cv2.subtract(lab, table, dtype=cv2.CV_16S)
-    lighter = diff[..., 0] > profile.body_lightness
-    da, db = diff[..., 1].astype(np.int32), diff[..., 2].astype(np.int32)
-    colour = da * da + db * db > profile.body_colour**2
+    light, a, b = cv2.split(lab)
+    table_light, table_a, table_b = cv2.split(table)
+    lighter = cv2.subtract(light, table_light) > profile.body_lightness  # saturating: darker counts as 0
+    colour = cv2.magnitude(
+        cv2.absdiff(a, table_a).astype(np.float32), cv2.absdiff(b, table_b).astype(np.float32)
+    ) > profile.body_colour
     mask = (lighter | colour).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    # pips can be holes in a die's body: fill holes of a pip's size (not the gap enclosed by a ring of dice)
-    holes = cv2.bitwise_not(mask)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(holes, connectivity=4)
-    small_holes = np.flatnonzero(stats[:, cv2.CC_STAT_AREA] <= 0.012 * die_max**2)
-    h, w = mask.shape
-    for j in small_holes:
-        x, y, bw, bh, _ = stats[j]
-        if x > 0 and y > 0 and x + bw < w and y + bh < h:
-            mask[labels == j] = 255
     return mask, lab
 
 
@@ -173,12 +167,12 @@ def _find_dice(
     for i in range(1, count):
         x, y, bw, bh, area = stats[i]
         if area >= 0.45 * die_min**2:  # smaller are crumbs
-            blobs.append((x, y, labels[y : y + bh, x : x + bw] == i))
+            blobs.append((x, y, _fill_pip_holes(labels[y : y + bh, x : x + bw] == i, 0.012 * die_max**2)))
     # the size of a die here, from the dice lying alone; the profile's middle size if every die touches another
-    alone = [np.count_nonzero(b) for _, _, b in blobs if _mask_squareness(b) > 0.85]
+    alone = [shape.area for shape in (_Shape.of(b) for _, _, b in blobs) if shape.squareness > 0.85]
     alone = [a for a in alone if die_min**2 <= a <= 1.25 * die_max**2]
     side = math.sqrt(float(np.median(alone))) if alone else math.sqrt(die_min * die_max)
-    regions: list[tuple[np.ndarray, bool]] = []  # (pixel positions, whether it is a whole blob)
+    regions: list[tuple[_Shape, bool]] = []  # (shape, whether it is a whole blob)
     for x, y, blob in blobs:
         bh, bw = blob.shape
         y0, y1, x0, x1 = max(y - 1, 0), min(y + bh + 1, h), max(x - 1, 0), min(x + bw + 1, w)
@@ -187,27 +181,88 @@ def _find_dice(
         parts = _separate(np.ascontiguousarray(patch[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw]), edges, blob, side)
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         for part in parts:
-            ys, xs = np.nonzero(_trim(part, side) if len(parts) > 1 else part)
-            points = np.column_stack([xs + x, ys + y]).astype(np.float32)
-            if at_edge and not _clearly_a_die(points, side, w, h):
+            shape = _Shape.of(_trim(part, side) if len(parts) > 1 else part, (x, y))
+            if at_edge and not _clearly_a_die(shape, side, w, h):
                 continue  # a tile, a hand or a sleeve reaching into the picture (a die cut off shows as a wrong count)
-            regions.append((points, len(parts) == 1))
-    singles = [len(p) for p, _ in regions if _squareness(p) > 0.85 and die_min**2 <= len(p) <= 1.25 * die_max**2]
+            regions.append((shape, len(parts) == 1))
+    singles = [s.area for s, _ in regions if s.squareness > 0.85 and die_min**2 <= s.area <= 1.25 * die_max**2]
     one_die = float(np.median(singles)) if singles else None
     found: list[tuple[RotatedBox, str | None]] = []
-    for points, whole in regions:
-        rect = _as_box(cv2.minAreaRect(points))
-        if whole and _roundness(points) > 0.86 and len(points) <= 1.5 * (one_die or die_max**2):
+    for shape, whole in regions:
+        if whole and shape.roundness > 0.86 and shape.area <= 1.5 * (one_die or die_max**2):
             continue  # a die-sized disc on its own: a coin (a die scores ~0.76; a round lump of dice is larger)
-        if whole and len(singles) >= 2 and one_die and len(points) < 0.55 * one_die:
+        if whole and len(singles) >= 2 and one_die and shape.area < 0.55 * one_die:
             continue  # much smaller than the dice lying alone: a coin half seen, a crumb of a tile
-        problem = _shape_problem(points, rect, one_die, die_min, die_max)
-        if whole and _solidity(points) < 0.98:  # a die's outline is crisp; a ragged one barely stands out
-            if len(points) < 0.8 * side**2:
+        problem = _shape_problem(shape, one_die, die_min, die_max)
+        if whole and shape.solidity < 0.98:  # a die's outline is crisp; a ragged one barely stands out
+            if shape.area < 0.8 * side**2:
                 continue  # smaller than a die, and faint: a coin or a stain the colour of the table
             problem = "low contrast with the table: its outline is ragged"
-        found.append((rect, problem))
+        found.append((shape.rect, problem))
     return found
+
+
+def _points(mask: np.ndarray, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
+    ys, xs = np.nonzero(mask)
+    return np.column_stack([xs + origin[0], ys + origin[1]]).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """A region's outline measures, taken once from its convex hull (the same as from every pixel, and cheap)."""
+
+    area: int
+    rect: RotatedBox
+    hull_area: float
+    radius: float
+    """Of the smallest enclosing circle."""
+
+    @classmethod
+    def of(cls, mask: np.ndarray, origin: tuple[int, int] = (0, 0)) -> _Shape:
+        area = int(np.count_nonzero(mask))
+        if area < 3:
+            return cls(area, ((0.0, 0.0), (0.0, 0.0), 0.0), 1.0, 1.0)
+        rim = mask & ~cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        hull = cv2.convexHull(_points(rim, origin))  # the hull of the rim is the hull of the whole
+        _, radius = cv2.minEnclosingCircle(hull)
+        return cls(area, _as_box(cv2.minAreaRect(hull)), max(cv2.contourArea(hull), 1.0), max(radius, 0.5))
+
+    @property
+    def squareness(self) -> float:
+        """1 for a filled square; less for anything longer, rounder or hollower."""
+        (rw, rh) = self.rect[1]
+        if min(rw, rh) < 1:
+            return 0.0
+        return self.area / (rw * rh) * min(rw, rh) / max(rw, rh)
+
+    @property
+    def roundness(self) -> float:
+        """Area over the enclosing circle's: ~0.9-1 for a disc, ~0.76 for a die's rounded square, less at a slant."""
+        return self.area / (math.pi * self.radius**2)
+
+    @property
+    def solidity(self) -> float:
+        """Area over the convex hull's (pixel counts run a little over 1): a die is solid, a faint blob is ragged."""
+        return self.area / self.hull_area
+
+
+def _clearly_a_die(shape: _Shape, side: float, w: int, h: int) -> bool:
+    """Square, die-sized, and clear of the frame's edge: a die beside something that reaches into the picture."""
+    (cx, cy), (rw, rh), _ = shape.rect
+    reach = math.hypot(rw, rh) / 2
+    inside = reach + 1 < cx < w - reach - 2 and reach + 1 < cy < h - reach - 2
+    return inside and shape.squareness > 0.85 and 0.7 * side**2 <= shape.area <= 1.4 * side**2
+
+
+def _fill_pip_holes(blob: np.ndarray, largest: float) -> np.ndarray:
+    """Pips can be holes in a die's body (dark pips on a dark table): fill holes up to a pip's size,
+    but not the gap enclosed by a ring of dice."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats((~blob).astype(np.uint8), connectivity=4)
+    h, w = blob.shape
+    x, y, bw, bh, area = (stats[:, k] for k in range(5))
+    inside = (x > 0) & (y > 0) & (x + bw < w) & (y + bh < h) & (area <= largest)
+    inside[0] = False
+    return blob | inside[labels]
 
 
 def _colour_gradient(lab: np.ndarray) -> np.ndarray:
@@ -232,9 +287,11 @@ def _separate(patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: f
     edges = (inner & ~flat.astype(bool)).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(edges, connectivity=8)
     outline = inner & ~cv2.erode(inner.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-    open_ended = set(np.unique(labels[outline]).tolist())
-    enclosed = [j for j in range(1, n) if j not in open_ended and stats[j, cv2.CC_STAT_AREA] < 0.4 * side**2]
-    flat[np.isin(labels, enclosed)] = 1
+    open_ended = np.unique(labels[outline])
+    enclosed = stats[:, cv2.CC_STAT_AREA] < 0.4 * side**2
+    enclosed[0] = False
+    enclosed[open_ended] = False
+    flat[enclosed[labels]] = 1
     flat[_enclosed_marks(patch, inner, outline, side)] = 1
     depth = cv2.distanceTransform(flat, cv2.DIST_L2, 5)
     n, seeds, stats, _ = cv2.connectedComponentsWithStats((depth >= 0.2 * side).astype(np.uint8), connectivity=4)
@@ -272,9 +329,10 @@ def _enclosed_marks(patch: np.ndarray, inner: np.ndarray, outline: np.ndarray, s
     for hat in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):  # dark pips, then light ones; never mixed, as the
         marks = ((cv2.morphologyEx(light, hat, disc) > 40) & inner).astype(np.uint8)  # face between pips
         n, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)  # is a mark of the other kind
-        open_ended = set(np.unique(labels[outline]).tolist())
-        pips = [j for j in range(1, n) if j not in open_ended and stats[j, cv2.CC_STAT_AREA] < 0.3 * side**2]
-        found |= np.isin(labels, pips).astype(np.uint8)
+        pips = stats[:, cv2.CC_STAT_AREA] < 0.3 * side**2
+        pips[0] = False
+        pips[np.unique(labels[outline])] = False
+        found |= pips[labels].astype(np.uint8)
     return cv2.dilate(found, np.ones((3, 3), np.uint8), iterations=2).astype(bool) & inner
 
 
@@ -289,69 +347,36 @@ def _trim(part: np.ndarray, side: float) -> np.ndarray:
 
 def _merge_halves(parts: list[np.ndarray]) -> list[np.ndarray]:
     """Join neighbouring parts that are two pieces of one face: neither is square, together they are."""
+    square = [_Shape.of(p).squareness for p in parts]
     merged = True
     while merged and len(parts) > 1:
         merged = False
-        for i in range(len(parts)):
-            for j in range(i + 1, len(parts)):
-                union = parts[i] | parts[j]
-                if max(_mask_squareness(parts[i]), _mask_squareness(parts[j])) < 0.8 and _mask_squareness(union) > 0.85:
-                    parts = [p for k, p in enumerate(parts) if k not in (i, j)] + [union]
-                    merged = True
-                    break
-            if merged:
+        for i, j in combinations(range(len(parts)), 2):
+            if max(square[i], square[j]) >= 0.8:
+                continue
+            union = parts[i] | parts[j]
+            union_square = _Shape.of(union).squareness
+            if union_square > 0.85:
+                keep = [k for k in range(len(parts)) if k not in (i, j)]
+                parts, square = [parts[k] for k in keep] + [union], [square[k] for k in keep] + [union_square]
+                merged = True
                 break
     return parts
-
-
-def _mask_squareness(mask: np.ndarray) -> float:
-    ys, xs = np.nonzero(mask)
-    return _squareness(np.column_stack([xs, ys]).astype(np.float32)) if len(xs) >= 3 else 0.0
 
 
 _SEAM_GRADIENT = 70.0
 """Sobel magnitude above which a pixel is an edge (a seam between dice, a pip's rim), not a flat face."""
 
 
-def _shape_problem(
-    points: np.ndarray, rect: RotatedBox, one_die: float | None, die_min: float, die_max: float
-) -> str | None:
-    (rw, rh) = rect[1]
-    if max(rw, rh) > 1.3 * min(rw, rh) or _squareness(points) < 0.7:
+def _shape_problem(shape: _Shape, one_die: float | None, die_min: float, die_max: float) -> str | None:
+    (rw, rh) = shape.rect[1]
+    if max(rw, rh) > 1.3 * min(rw, rh) or shape.squareness < 0.7:
         return "not square from above: cocked, stacked, or dice touching that could not be told apart"
-    if one_die and not 0.55 * one_die <= len(points) <= 1.6 * one_die:
+    if one_die and not 0.55 * one_die <= shape.area <= 1.6 * one_die:
         return "a different size from the other dice: cocked or stacked?"
-    if not die_min * 0.8 <= math.sqrt(len(points)) <= die_max * 1.15:
+    if not die_min * 0.8 <= math.sqrt(shape.area) <= die_max * 1.15:
         return "not the size of a die in this profile"
     return None
-
-
-def _clearly_a_die(points: np.ndarray, side: float, w: int, h: int) -> bool:
-    """Square, die-sized, and clear of the frame's edge: a die beside something that reaches into the picture."""
-    x0, y0 = points.min(axis=0)
-    x1, y1 = points.max(axis=0)
-    inside = x0 > 1 and y0 > 1 and x1 < w - 2 and y1 < h - 2
-    return inside and _squareness(points) > 0.85 and 0.7 * side**2 <= len(points) <= 1.4 * side**2
-
-
-def _solidity(points: np.ndarray) -> float:
-    """Area over the convex hull's (pixel counts run a little over 1): a die is solid, a faint blob is ragged."""
-    return len(points) / max(cv2.contourArea(cv2.convexHull(points)), 1.0)
-
-
-def _roundness(points: np.ndarray) -> float:
-    """Area over the smallest enclosing circle's: about 0.9-1 for a disc, ~0.76 for a die's rounded square, less at a slant."""
-    _, radius = cv2.minEnclosingCircle(points)
-    return len(points) / max(math.pi * radius**2, 1.0)
-
-
-def _squareness(points: np.ndarray) -> float:
-    """1 for a filled square; less for anything longer, rounder or hollower."""
-    (_, (rw, rh), _) = cv2.minAreaRect(points)
-    if min(rw, rh) < 1:
-        return 0.0
-    fill = len(points) / (rw * rh)
-    return float(fill * min(rw, rh) / max(rw, rh))
 
 
 def _as_box(rect: tuple[Sequence[float], Sequence[float], float]) -> RotatedBox:
