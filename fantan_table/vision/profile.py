@@ -25,6 +25,12 @@ class Profile:
     """Frames are scaled to this width to find the dice (pips are counted at full resolution)."""
     die_size: tuple[float, float] = (0.035, 0.12)
     """A die's top face side, as a share of the whole frame's width: smallest and largest."""
+    max_aspect: float = 1.3
+    """A die's top seen from above is square: a longer side over a shorter beyond this is cocked or stacked."""
+    min_squareness: float = 0.7
+    """How well a die fills a square box (1 = a filled square); below this it is not read."""
+    min_solidity: float = 0.98
+    """How crisp a die's outline is (area over its convex hull); below this its contrast with the table is too low."""
     pip_area: tuple[float, float] = (0.5, 2.3)
     """A pip's area, as a multiple of a standard pip on a die of the size found."""
     pip_contrast: float = 45.0
@@ -49,13 +55,16 @@ class Profile:
 
 _KEYS: dict[str, dict[str, Any]] = {
     "reader": {"work_width": int},
-    "dice": {"size": "pair"},
+    "dice": {"size": "pair", "max_aspect": float, "min_squareness": float, "min_solidity": float},
     "pips": {"area": "pair", "contrast": float, "polarity": str, "pattern_tolerance": float},
     "table": {"body_lightness": float, "body_colour": float, "roi": "box", "empty": str},
 }
 _FIELD_OF = {
     ("reader", "work_width"): "work_width",
     ("dice", "size"): "die_size",
+    ("dice", "max_aspect"): "max_aspect",
+    ("dice", "min_squareness"): "min_squareness",
+    ("dice", "min_solidity"): "min_solidity",
     ("pips", "area"): "pip_area",
     ("pips", "contrast"): "pip_contrast",
     ("pips", "polarity"): "pip_polarity",
@@ -127,6 +136,9 @@ def _validate(p: Profile, path: Path) -> None:
     problems = {
         "[reader] work_width": not 160 <= p.work_width <= 4096,
         "[dice] size": not 0 < p.die_size[0] < p.die_size[1] < 1,
+        "[dice] max_aspect": not 1 <= p.max_aspect <= 3,
+        "[dice] min_squareness": not 0 < p.min_squareness < 1,
+        "[dice] min_solidity": not 0 < p.min_solidity <= 1.1,
         "[pips] area": not 0 < p.pip_area[0] < p.pip_area[1],
         "[pips] contrast": not 0 < p.pip_contrast < 255,
         "[pips] polarity": p.pip_polarity not in ("auto", "dark", "light"),
@@ -138,6 +150,9 @@ def _validate(p: Profile, path: Path) -> None:
     hints = {
         "[reader] work_width": "160 to 4096",
         "[dice] size": "two shares of the frame width, 0 < min < max < 1",
+        "[dice] max_aspect": "between 1 and 3",
+        "[dice] min_squareness": "between 0 and 1",
+        "[dice] min_solidity": "between 0 and 1.1",
         "[pips] area": "0 < min < max",
         "[pips] contrast": "between 0 and 255",
         "[pips] polarity": '"auto", "dark" or "light"',

@@ -90,7 +90,7 @@ def read_dice(image: np.ndarray | None, profile: Profile | None = None, expect: 
     die_min, die_max = (share * image.shape[1] * scale for share in profile.die_size)
     empty = _empty_for(profile, image, frame.shape, small.shape)
     mask, lab = _body_mask(small, empty, profile, die_max)
-    boxes = _find_dice(lab, mask, die_min, die_max)
+    boxes = _find_dice(lab, mask, die_min, die_max, profile)
     dice = [_read_die(frame, box, scale, profile, problem) for box, problem in boxes]
     dice.sort(key=lambda d: (round(d.center[1] / (die_max / scale)), d.center[0]))
     dice = [
@@ -147,9 +147,10 @@ def _body_mask(
     light, a, b = cv2.split(lab)
     table_light, table_a, table_b = cv2.split(table)
     lighter = cv2.subtract(light, table_light) > profile.body_lightness  # saturating: darker counts as 0
-    colour = cv2.magnitude(
-        cv2.absdiff(a, table_a).astype(np.float32), cv2.absdiff(b, table_b).astype(np.float32)
-    ) > profile.body_colour
+    colour = (
+        cv2.magnitude(cv2.absdiff(a, table_a).astype(np.float32), cv2.absdiff(b, table_b).astype(np.float32))
+        > profile.body_colour
+    )
     mask = (lighter | colour).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
@@ -158,7 +159,7 @@ def _body_mask(
 
 # -- 2. one box per die -------------------------------------------------------------------------
 def _find_dice(
-    lab: np.ndarray, mask: np.ndarray, die_min: float, die_max: float
+    lab: np.ndarray, mask: np.ndarray, die_min: float, die_max: float, profile: Profile
 ) -> list[tuple[RotatedBox, str | None]]:
     """One rotated box per die. Dice touching each other are told apart by the seam between them."""
     h, w = mask.shape
@@ -193,8 +194,10 @@ def _find_dice(
             continue  # a die-sized disc on its own: a coin (a die scores ~0.76; a round lump of dice is larger)
         if whole and len(singles) >= 2 and one_die and shape.area < 0.55 * one_die:
             continue  # much smaller than the dice lying alone: a coin half seen, a crumb of a tile
-        problem = _shape_problem(shape, one_die, die_min, die_max)
-        if whole and shape.solidity < 0.98:  # a die's outline is crisp; a ragged one barely stands out
+        if whole and _not_dice_sized(shape, one_die or side**2):
+            continue  # one piece far bigger than a die, or long and thin: a phone, a pen, a label, a laptop
+        problem = _shape_problem(shape, one_die, die_min, die_max, profile)
+        if whole and shape.solidity < profile.min_solidity:  # a die's outline is crisp; a ragged one barely stands out
             if shape.area < 0.8 * side**2:
                 continue  # smaller than a die, and faint: a coin or a stain the colour of the table
             problem = "low contrast with the table: its outline is ragged"
@@ -252,6 +255,13 @@ def _clearly_a_die(shape: _Shape, side: float, w: int, h: int) -> bool:
     reach = math.hypot(rw, rh) / 2
     inside = reach + 1 < cx < w - reach - 2 and reach + 1 < cy < h - reach - 2
     return inside and shape.squareness > 0.85 and 0.7 * side**2 <= shape.area <= 1.4 * side**2
+
+
+def _not_dice_sized(shape: _Shape, one_die: float) -> bool:
+    """Too big to be a die and not made of dice, or long and thin (a cocked die seen from above is near square)."""
+    (rw, rh) = shape.rect[1]
+    long_and_thin = max(rw, rh) > 2.0 * max(min(rw, rh), 1.0) and shape.area > 1.2 * one_die
+    return long_and_thin or shape.area > 3.5 * one_die
 
 
 def _fill_pip_holes(blob: np.ndarray, largest: float) -> np.ndarray:
@@ -368,9 +378,11 @@ _SEAM_GRADIENT = 70.0
 """Sobel magnitude above which a pixel is an edge (a seam between dice, a pip's rim), not a flat face."""
 
 
-def _shape_problem(shape: _Shape, one_die: float | None, die_min: float, die_max: float) -> str | None:
+def _shape_problem(
+    shape: _Shape, one_die: float | None, die_min: float, die_max: float, profile: Profile
+) -> str | None:
     (rw, rh) = shape.rect[1]
-    if max(rw, rh) > 1.3 * min(rw, rh) or shape.squareness < 0.7:
+    if max(rw, rh) > profile.max_aspect * min(rw, rh) or shape.squareness < profile.min_squareness:
         return "not square from above: cocked, stacked, or dice touching that could not be told apart"
     if one_die and not 0.55 * one_die <= shape.area <= 1.6 * one_die:
         return "a different size from the other dice: cocked or stacked?"
@@ -426,7 +438,9 @@ def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, s
     inner = light[lo:hi, lo:hi]
     body = float(np.median(inner))
     polarities = ("dark", "light") if profile.pip_polarity == "auto" else (profile.pip_polarity,)
-    results = [_pips_of(body - inner if p == "dark" else inner - body, lo, px, profile) for p in polarities]
+    results = [
+        _pips_of(body - inner if p == "dark" else inner - body, lo, px, profile, p == "dark") for p in polarities
+    ]
     found = [r for r in results if r[0] != 0]
     if not found:
         return 0, 1.0, None  # a blank face: nothing pip-like either way
@@ -439,7 +453,9 @@ _PIP_ZONE = 0.16
 """Pip centres lie at least this far (in face widths) from every edge of the face; real ones at about 0.27."""
 
 
-def _pips_of(contrast: np.ndarray, offset: int, px: int, profile: Profile) -> tuple[int | None, float, str | None]:
+def _pips_of(
+    contrast: np.ndarray, offset: int, px: int, profile: Profile, dark: bool
+) -> tuple[int | None, float, str | None]:
     standard = math.pi * (PIP_RADIUS * px) ** 2
     # cut at 60% of the contrast of the strongest marks: solid pips keep their size, soft glare shrinks,
     # and a glow bridging two pips falls below the cut
@@ -466,6 +482,17 @@ def _pips_of(contrast: np.ndarray, offset: int, px: int, profile: Profile) -> tu
             )
     biggest = max((a for a, _ in candidates), default=0)
     pips = [c for a, c in candidates if a >= 0.5 * biggest]  # the pips of a face are all one size; glare is smaller
+    if (
+        dark
+        and not pips
+        and any(
+            0.2 * standard <= stats[i, cv2.CC_STAT_AREA] < low
+            and min(*((centroids[i] + offset) / px), *(1 - (centroids[i] + offset) / px)) >= _PIP_ZONE
+            for i in range(1, count)
+        )
+    ):
+        # glare is only ever lighter than a face, so a dark mark is never dismissed as glare
+        return None, 0.0, "dark marks smaller than this profile's pips: set [pips] area lower for these dice"
     if len(pips) > 6:
         return None, 0.0, f"{len(pips)} pip-like marks: more than a face has"
     if not pips:
