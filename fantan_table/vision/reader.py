@@ -161,7 +161,8 @@ def _body_mask(
 def _find_dice(
     lab: np.ndarray, mask: np.ndarray, die_min: float, die_max: float, profile: Profile
 ) -> list[tuple[RotatedBox, str | None]]:
-    """One rotated box per die. Dice touching each other are told apart by the seam between them."""
+    """One rotated box per die, with any problem seen in its shape. Dice touching each other are told apart
+    by the seam between them."""
     h, w = mask.shape
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     blobs: list[tuple[int, int, np.ndarray]] = []
@@ -184,7 +185,7 @@ def _find_dice(
         for part in parts:
             shape = _Shape.of(_trim(part, side) if len(parts) > 1 else part, (x, y))
             if at_edge and not _clearly_a_die(shape, side, w, h):
-                continue  # a tile, a hand or a sleeve reaching into the picture (a die cut off shows as a wrong count)
+                continue  # a tile, a hand or a sleeve reaching in; a die cut off is missed (--expect makes it unsure)
             regions.append((shape, len(parts) == 1))
     singles = [s.area for s, _ in regions if s.squareness > 0.85 and die_min**2 <= s.area <= 1.25 * die_max**2]
     one_die = float(np.median(singles)) if singles else None
@@ -195,11 +196,9 @@ def _find_dice(
         if whole and len(singles) >= 2 and one_die and shape.area < 0.55 * one_die:
             continue  # much smaller than the dice lying alone: a coin half seen, a crumb of a tile
         if whole and _not_dice_sized(shape, one_die or side**2):
-            continue  # one piece far bigger than a die, or long and thin: a phone, a pen, a label, a laptop
+            continue  # a phone, a pen, a laptop's corner
         problem = _shape_problem(shape, one_die, die_min, die_max, profile)
         if whole and shape.solidity < profile.min_solidity:  # a die's outline is crisp; a ragged one barely stands out
-            if shape.area < 0.8 * side**2:
-                continue  # smaller than a die, and faint: a coin or a stain the colour of the table
             problem = "low contrast with the table: its outline is ragged"
         found.append((shape.rect, problem))
     return found
@@ -258,10 +257,13 @@ def _clearly_a_die(shape: _Shape, side: float, w: int, h: int) -> bool:
 
 
 def _not_dice_sized(shape: _Shape, one_die: float) -> bool:
-    """Too big to be a die and not made of dice, or long and thin (a cocked die seen from above is near square)."""
+    """Certainly not dice: bigger than five dice together, or longer and thinner than three in a row.
+
+    Anything less certain is kept (and flagged by its shape), so that dice that could not be told
+    apart are never dropped from a reading."""
     (rw, rh) = shape.rect[1]
-    long_and_thin = max(rw, rh) > 2.0 * max(min(rw, rh), 1.0) and shape.area > 1.2 * one_die
-    return long_and_thin or shape.area > 3.5 * one_die
+    long_and_thin = max(rw, rh) > 3.3 * max(min(rw, rh), 1.0) and shape.area > 1.2 * one_die
+    return long_and_thin or shape.area > 6 * one_die
 
 
 def _fill_pip_holes(blob: np.ndarray, largest: float) -> np.ndarray:

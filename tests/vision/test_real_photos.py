@@ -1,0 +1,52 @@
+"""The reader on a few real webcam photos (tests/data/dice-photos, with their licence in SOURCE.md).
+
+These photos are hard for it (a slanted view, side faces, clutter), so what is held here is the
+discipline: on real pictures it may say "unsure", but it must not be wrong when it is sure, and
+it must keep reading the photos it reads today.
+"""
+
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import pytest
+
+from fantan_table.vision.dataset import read_labels
+from fantan_table.vision.profile import load_profile
+from fantan_table.vision.reader import Status, read_dice
+
+HERE = Path(__file__).resolve().parent
+PHOTOS = HERE.parent / "data" / "dice-photos"
+PROFILE = HERE.parents[1] / "calibration" / "profiles" / "dice-photos"
+SAMPLES = read_labels(PHOTOS)
+READ_TODAY = {"train_three_36.jpg", "train_four_3.jpg", "valid_50.jpg", "valid_81.jpg", "valid_9.jpg"}
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[s.image.name for s in SAMPLES])
+def test_never_wrong_when_sure(sample):
+    """As at the table, which always knows how many dice were rolled."""
+    reading = read_dice(cv2.imread(str(sample.image)), load_profile(PROFILE), expect=len(sample.values))
+    if reading.status is Status.OK:
+        assert Counter(reading.values) == Counter(sample.values), reading
+
+
+def test_reads_the_photos_it_reads_today():
+    profile = load_profile(PROFILE)
+    read = {
+        s.image.name
+        for s in SAMPLES
+        if (r := read_dice(cv2.imread(str(s.image)), profile, expect=len(s.values))).status is Status.OK
+        and Counter(r.values) == Counter(s.values)
+    }
+    assert read >= READ_TODAY, f"no longer read: {sorted(READ_TODAY - read)}"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known limit: a die touching the frame's edge is left out, and without --expect "
+    "nothing says one is missing (its 1 touches the top edge)",
+)
+def test_a_die_at_the_frames_edge_is_not_missed_without_a_count():
+    sample = next(s for s in SAMPLES if s.image.name == "valid_62.jpg")
+    reading = read_dice(cv2.imread(str(sample.image)), load_profile(PROFILE))
+    assert reading.status is not Status.OK or Counter(reading.values) == Counter(sample.values)
