@@ -29,6 +29,8 @@ def main() -> int:
         verdict = r.verdict()
         failed += verdict == "MISSED"
         print(f"{r.name:<{width}}  {r.ours:>14}  {r.baseline:>14}  {r.target:>12}  {verdict}")
+    targets = sum(r.met is not None for r in rows)
+    print(f"{targets - failed} of {targets} targets met" + (" (exit status 1)" if failed else ""))
     return 1 if failed else 0
 
 
