@@ -7,8 +7,8 @@ with the reason, and the table asks for a re-roll. The steps:
    ``work_width``, a pixel belongs to a die when it is lighter than the table or of another
    colour. A shadow is darker with the table's colour, so it is left out. The table is the
    empty-table frame when the profile has one, else a wide median of the frame itself.
-2. Split blobs of touching dice: a blob of k dice is cut into k parts, k chosen so that every
-   part is die-sized and square.
+2. Split blobs of touching dice: the flat middle of each face seeds a watershed that stops at
+   the seams between dice; a piece that is not square, or not die-sized, makes the reading unsure.
 3. Count pips on each die's top face at full resolution, on a square crop aligned with the die,
    and check that they sit where a real face puts them.
 """
@@ -88,7 +88,7 @@ def read_dice(image: np.ndarray | None, profile: Profile | None = None, expect: 
     scale = min(1.0, profile.work_width / image.shape[1])  # sizes are shares of the whole frame, region or not
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     die_min, die_max = (share * image.shape[1] * scale for share in profile.die_size)
-    empty = _empty_for(profile, image, frame.shape, small.shape)
+    empty = _empty_for(profile, image, small.shape)
     mask, lab = _body_mask(small, empty, profile, die_max)
     boxes = _find_dice(lab, mask, die_min, die_max, profile)
     dice = [_read_die(frame, box, scale, profile, problem) for box, problem in boxes]
@@ -117,9 +117,7 @@ def _region(image: np.ndarray, profile: Profile) -> tuple[np.ndarray, tuple[int,
     return image[y0:y1, x0:x1], (x0, y0)
 
 
-def _empty_for(
-    profile: Profile, image: np.ndarray, region: tuple[int, ...], small: tuple[int, ...]
-) -> np.ndarray | None:
+def _empty_for(profile: Profile, image: np.ndarray, small: tuple[int, ...]) -> np.ndarray | None:
     empty = profile.empty
     if empty is None:
         return None
@@ -170,12 +168,12 @@ def _find_dice(
         x, y, bw, bh, area = stats[i]
         if area >= 0.45 * die_min**2:  # smaller are crumbs
             blobs.append((x, y, _fill_pip_holes(labels[y : y + bh, x : x + bw] == i, 0.012 * die_max**2)))
+    blob_shapes = [_Shape.of(blob, (x, y)) for x, y, blob in blobs]
     # the size of a die here, from the dice lying alone; the profile's middle size if every die touches another
-    alone = [shape.area for shape in (_Shape.of(b) for _, _, b in blobs) if shape.squareness > 0.85]
-    alone = [a for a in alone if die_min**2 <= a <= 1.25 * die_max**2]
+    alone = _lone_die_areas(blob_shapes, die_min, die_max)
     side = math.sqrt(float(np.median(alone))) if alone else math.sqrt(die_min * die_max)
     regions: list[tuple[_Shape, bool]] = []  # (shape, whether it is a whole blob)
-    for x, y, blob in blobs:
+    for (x, y, blob), blob_shape in zip(blobs, blob_shapes, strict=True):
         bh, bw = blob.shape
         y0, y1, x0, x1 = max(y - 1, 0), min(y + bh + 1, h), max(x - 1, 0), min(x + bw + 1, w)
         patch = lab[y0:y1, x0:x1]
@@ -183,11 +181,16 @@ def _find_dice(
         parts = _separate(np.ascontiguousarray(patch[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw]), edges, blob, side)
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         for part in parts:
-            shape = _Shape.of(_trim(part, side) if len(parts) > 1 else part, (x, y))
+            if part is blob:  # not split: measured already
+                shape = blob_shape
+            elif len(parts) > 1:
+                shape = _Shape.of(_trim(part, side), (x, y))
+            else:
+                shape = _Shape.of(part, (x, y))
             if at_edge and not _clearly_a_die(shape, side, w, h):
                 continue  # a tile, a hand or a sleeve reaching in; a die cut off is missed (--expect makes it unsure)
             regions.append((shape, len(parts) == 1))
-    singles = [s.area for s, _ in regions if s.squareness > 0.85 and die_min**2 <= s.area <= 1.25 * die_max**2]
+    singles = _lone_die_areas([shape for shape, _ in regions], die_min, die_max)
     one_die = float(np.median(singles)) if singles else None
     found: list[tuple[RotatedBox, str | None]] = []
     for shape, whole in regions:
@@ -202,6 +205,11 @@ def _find_dice(
             problem = "low contrast with the table: its outline is ragged"
         found.append((shape.rect, problem))
     return found
+
+
+def _lone_die_areas(shapes: list[_Shape], die_min: float, die_max: float) -> list[int]:
+    """The areas of the shapes that look like one die lying alone: square, and of a die's size."""
+    return [s.area for s in shapes if s.squareness > 0.85 and die_min**2 <= s.area <= 1.25 * die_max**2]
 
 
 def _points(mask: np.ndarray, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
@@ -281,8 +289,7 @@ def _colour_gradient(lab: np.ndarray) -> np.ndarray:
     """Edge strength in lightness or colour: a red die against a green one is an edge even at equal brightness."""
     dx = cv2.Sobel(lab, cv2.CV_16S, 1, 0)
     dy = cv2.Sobel(lab, cv2.CV_16S, 0, 1)
-    strength = np.abs(dx).max(axis=2).astype(np.float32) + np.abs(dy).max(axis=2)
-    return strength
+    return np.abs(dx).max(axis=2).astype(np.float32) + np.abs(dy).max(axis=2)
 
 
 def _separate(patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: float) -> list[np.ndarray]:
@@ -466,6 +473,7 @@ def _pips_of(
     count, _, stats, centroids = cv2.connectedComponentsWithStats(marks, connectivity=8)
     low, high = profile.pip_area[0] * standard, profile.pip_area[1] * standard
     candidates = []
+    small_dark_mark = False
     for i in range(1, count):
         _, _, bw, bh, area = stats[i]
         u, v = (centroids[i] + offset) / px
@@ -475,6 +483,8 @@ def _pips_of(
                 return None, 0.0, "a mark too large for a pip on the face (glare, a shadow, or a cocked die?)"
             if pip_shaped:
                 candidates.append((area, centroids[i]))
+            elif dark and 0.2 * standard <= area < low:
+                small_dark_mark = True
         elif pip_shaped and max(min(u, 1 - u), min(v, 1 - v)) > 0.25:
             # a pip where no face has one (corners aside, where the table shows): the box must be off
             return (
@@ -484,15 +494,7 @@ def _pips_of(
             )
     biggest = max((a for a, _ in candidates), default=0)
     pips = [c for a, c in candidates if a >= 0.5 * biggest]  # the pips of a face are all one size; glare is smaller
-    if (
-        dark
-        and not pips
-        and any(
-            0.2 * standard <= stats[i, cv2.CC_STAT_AREA] < low
-            and min(*((centroids[i] + offset) / px), *(1 - (centroids[i] + offset) / px)) >= _PIP_ZONE
-            for i in range(1, count)
-        )
-    ):
+    if small_dark_mark and not pips:
         # glare is only ever lighter than a face, so a dark mark is never dismissed as glare
         return None, 0.0, "dark marks smaller than this profile's pips: set [pips] area lower for these dice"
     if len(pips) > 6:
