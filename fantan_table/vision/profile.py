@@ -53,26 +53,23 @@ class Profile:
         return replace(self, empty=frame)
 
 
-_KEYS: dict[str, dict[str, Any]] = {
-    "reader": {"work_width": int},
-    "dice": {"size": "pair", "max_aspect": float, "min_squareness": float, "min_solidity": float},
-    "pips": {"area": "pair", "contrast": float, "polarity": str, "pattern_tolerance": float},
-    "table": {"body_lightness": float, "body_colour": float, "roi": "box", "empty": str},
+#: (section, key) in the file -> (field of Profile, the kind of value it takes)
+_KEYS: dict[tuple[str, str], tuple[str, Any]] = {
+    ("reader", "work_width"): ("work_width", int),
+    ("dice", "size"): ("die_size", "pair"),
+    ("dice", "max_aspect"): ("max_aspect", float),
+    ("dice", "min_squareness"): ("min_squareness", float),
+    ("dice", "min_solidity"): ("min_solidity", float),
+    ("pips", "area"): ("pip_area", "pair"),
+    ("pips", "contrast"): ("pip_contrast", float),
+    ("pips", "polarity"): ("pip_polarity", str),
+    ("pips", "pattern_tolerance"): ("pattern_tolerance", float),
+    ("table", "body_lightness"): ("body_lightness", float),
+    ("table", "body_colour"): ("body_colour", float),
+    ("table", "roi"): ("roi", "box"),
+    ("table", "empty"): ("empty", str),
 }
-_FIELD_OF = {
-    ("reader", "work_width"): "work_width",
-    ("dice", "size"): "die_size",
-    ("dice", "max_aspect"): "max_aspect",
-    ("dice", "min_squareness"): "min_squareness",
-    ("dice", "min_solidity"): "min_solidity",
-    ("pips", "area"): "pip_area",
-    ("pips", "contrast"): "pip_contrast",
-    ("pips", "polarity"): "pip_polarity",
-    ("pips", "pattern_tolerance"): "pattern_tolerance",
-    ("table", "body_lightness"): "body_lightness",
-    ("table", "body_colour"): "body_colour",
-    ("table", "roi"): "roi",
-}
+_SECTIONS = list(dict.fromkeys(section for section, _ in _KEYS))
 
 
 def load_profile(path: str | Path | None) -> Profile:
@@ -93,19 +90,22 @@ def load_profile(path: str | Path | None) -> Profile:
     values: dict[str, Any] = {"source": str(path)}
     empty_frame = None
     for table, entries in data.items():
-        if table not in _KEYS:
-            raise ProfileError(f"{path}: unknown section [{table}]; sections are {', '.join(f'[{k}]' for k in _KEYS)}")
+        if table not in _SECTIONS:
+            raise ProfileError(
+                f"{path}: unknown section [{table}]; sections are {', '.join(f'[{k}]' for k in _SECTIONS)}"
+            )
         if not isinstance(entries, dict):
             raise ProfileError(f"{path}: {table} must be a section [{table}]")
         for key, value in entries.items():
-            kind = _KEYS[table].get(key)
             where = f"{path}: [{table}] {key}"
-            if kind is None:
-                raise ProfileError(f"{where}: unknown key; [{table}] takes {', '.join(_KEYS[table])}")
-            if (table, key) == ("table", "empty"):
-                empty_frame = _read_empty(path.parent / _check(value, str, where), where)
+            if (table, key) not in _KEYS:
+                takes = ", ".join(k for section, k in _KEYS if section == table)
+                raise ProfileError(f"{where}: unknown key; [{table}] takes {takes}")
+            name, kind = _KEYS[(table, key)]
+            if name == "empty":
+                empty_frame = _read_empty(path.parent / _check(value, kind, where), where)
             else:
-                values[_FIELD_OF[(table, key)]] = _check(value, kind, where)
+                values[name] = _check(value, kind, where)
     profile = Profile(**values)
     _validate(profile, path)
     return profile.with_empty(empty_frame)
@@ -133,37 +133,28 @@ def _check(value: Any, kind: Any, where: str) -> Any:
 
 
 def _validate(p: Profile, path: Path) -> None:
-    problems = {
-        "[reader] work_width": not 160 <= p.work_width <= 4096,
-        "[dice] size": not 0 < p.die_size[0] < p.die_size[1] < 1,
-        "[dice] max_aspect": not 1 <= p.max_aspect <= 3,
-        "[dice] min_squareness": not 0 < p.min_squareness < 1,
-        "[dice] min_solidity": not 0 < p.min_solidity <= 1.1,
-        "[pips] area": not 0 < p.pip_area[0] < p.pip_area[1],
-        "[pips] contrast": not 0 < p.pip_contrast < 255,
-        "[pips] polarity": p.pip_polarity not in ("auto", "dark", "light"),
-        "[pips] pattern_tolerance": not 0 < p.pattern_tolerance < 0.5,
-        "[table] body_lightness": not 0 < p.body_lightness < 255,
-        "[table] body_colour": not 0 < p.body_colour < 255,
-        "[table] roi": p.roi is not None and not (0 <= p.roi[0] < p.roi[2] and 0 <= p.roi[1] < p.roi[3]),
-    }
-    hints = {
-        "[reader] work_width": "160 to 4096",
-        "[dice] size": "two shares of the frame width, 0 < min < max < 1",
-        "[dice] max_aspect": "between 1 and 3",
-        "[dice] min_squareness": "between 0 and 1",
-        "[dice] min_solidity": "between 0 and 1.1",
-        "[pips] area": "0 < min < max",
-        "[pips] contrast": "between 0 and 255",
-        "[pips] polarity": '"auto", "dark" or "light"',
-        "[pips] pattern_tolerance": "between 0 and 0.5",
-        "[table] body_lightness": "between 0 and 255",
-        "[table] body_colour": "between 0 and 255",
-        "[table] roi": "x0 < x1 and y0 < y1, not negative",
-    }
-    for key, bad in problems.items():
+    roi = p.roi
+    limits = [  # (key, whether the value is out of range, what it must be)
+        ("[reader] work_width", not 160 <= p.work_width <= 4096, "160 to 4096"),
+        ("[dice] size", not 0 < p.die_size[0] < p.die_size[1] < 1, "two shares of the frame width, 0 < min < max < 1"),
+        ("[dice] max_aspect", not 1 <= p.max_aspect <= 3, "between 1 and 3"),
+        ("[dice] min_squareness", not 0 < p.min_squareness < 1, "between 0 and 1"),
+        ("[dice] min_solidity", not 0 < p.min_solidity <= 1.1, "between 0 and 1.1"),
+        ("[pips] area", not 0 < p.pip_area[0] < p.pip_area[1], "0 < min < max"),
+        ("[pips] contrast", not 0 < p.pip_contrast < 255, "between 0 and 255"),
+        ("[pips] polarity", p.pip_polarity not in ("auto", "dark", "light"), '"auto", "dark" or "light"'),
+        ("[pips] pattern_tolerance", not 0 < p.pattern_tolerance < 0.5, "between 0 and 0.5"),
+        ("[table] body_lightness", not 0 < p.body_lightness < 255, "between 0 and 255"),
+        ("[table] body_colour", not 0 < p.body_colour < 255, "between 0 and 255"),
+        (
+            "[table] roi",
+            roi is not None and not (0 <= roi[0] < roi[2] and 0 <= roi[1] < roi[3]),
+            "x0 < x1 and y0 < y1, not negative",
+        ),
+    ]
+    for key, bad, must_be in limits:
         if bad:
-            raise ProfileError(f"{path}: {key}: out of range, must be {hints[key]}")
+            raise ProfileError(f"{path}: {key}: out of range, must be {must_be}")
 
 
 def _read_empty(file: Path, where: str) -> np.ndarray:
