@@ -6,13 +6,14 @@ TOML, an unknown key or a bad value is a :class:`ProfileError` naming the file a
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
+
+from ..tomlfile import check, read_toml
 
 
 class ProfileError(ValueError):
@@ -79,14 +80,7 @@ def load_profile(path: str | Path | None) -> Profile:
     path = Path(path)
     if path.is_dir():
         path = path / "profile.toml"
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ProfileError(f"{path}: no such profile file (give a profile.toml, or its folder)") from None
-    except OSError as exc:
-        raise ProfileError(f"{path}: cannot read it: {exc.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ProfileError(f"{path}: not valid TOML: {exc}") from None
+    data = read_toml(path, ProfileError, "profile file (give a profile.toml, or its folder)")
     values: dict[str, Any] = {"source": str(path)}
     empty_frame = None
     for table, entries in data.items():
@@ -103,33 +97,12 @@ def load_profile(path: str | Path | None) -> Profile:
                 raise ProfileError(f"{where}: unknown key; [{table}] takes {takes}")
             name, kind = _KEYS[(table, key)]
             if name == "empty":
-                empty_frame = _read_empty(path.parent / _check(value, kind, where), where)
+                empty_frame = _read_empty(path.parent / check(value, kind, where, ProfileError), where)
             else:
-                values[name] = _check(value, kind, where)
+                values[name] = check(value, kind, where, ProfileError)
     profile = Profile(**values)
     _validate(profile, path)
     return profile.with_empty(empty_frame)
-
-
-def _check(value: Any, kind: Any, where: str) -> Any:
-    if kind is int and type(value) is int:
-        return value
-    if kind is float and type(value) in (int, float):
-        return float(value)
-    if kind is str and isinstance(value, str):
-        return value
-    if kind == "pair" and isinstance(value, list) and len(value) == 2 and all(type(v) in (int, float) for v in value):
-        return (float(value[0]), float(value[1]))
-    if kind == "box" and isinstance(value, list) and len(value) == 4 and all(type(v) is int for v in value):
-        return tuple(value)
-    wanted = {
-        int: "a whole number",
-        float: "a number",
-        str: "a string",
-        "pair": "[min, max]",
-        "box": "[x0, y0, x1, y1]",
-    }
-    raise ProfileError(f"{where}: must be {wanted[kind]} (got {value!r})")
 
 
 def _validate(p: Profile, path: Path) -> None:
