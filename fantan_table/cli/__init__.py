@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from .. import __version__
-from . import evaluation, odds, read, render, settle
+from . import evaluation, odds, read, render, selftest, settle
 from .common import UsageError
 
-COMMANDS = (odds, settle, read, evaluation, render)
+COMMANDS = (odds, settle, read, evaluation, render, selftest)
 
 
 class _Parser(argparse.ArgumentParser):

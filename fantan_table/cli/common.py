@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ..table.config import Config
     from ..vision.profile import Profile
 
 
@@ -33,4 +34,16 @@ def load_reader_profile(path: Path | None) -> Profile:
     try:
         return load_profile(path)
     except ProfileError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def load_table_config(path: Path | None, sim: bool = False) -> Config:
+    """The table's config: ``path``, else /etc/fantan-table/config.toml when it exists, else the defaults."""
+    from ..table.config import DEFAULT_PATH, ConfigFileError, load_config
+
+    if path is None and DEFAULT_PATH.exists():
+        path = DEFAULT_PATH
+    try:
+        return load_config(path, "sim" if sim else None)
+    except ConfigFileError as exc:
         raise UsageError(str(exc)) from None

@@ -80,6 +80,11 @@ class Panel:
     def show_bets_open(self, open_: bool) -> None:
         self._leds[LedName.BETS_OPEN].value = open_
 
+    def light(self, names: frozenset[LedName] | set[LedName]) -> None:
+        """Light exactly these LEDs (the self-test walks through them one by one)."""
+        for name, led in self._leds.items():
+            led.value = name in names
+
     def all_off(self) -> None:
         for led in self._leds.values():
             led.off()
@@ -91,3 +96,28 @@ class Panel:
     def close(self) -> None:
         for device in (*self._buttons.values(), *self._leds.values()):
             device.close()
+
+
+class PanelSimulator:
+    """Presses a panel's buttons through gpiozero's mock pins: for simulation, the self-test and the virtual panel.
+
+    A press goes through the same edges, callbacks, debouncing and queue as a finger on a real button.
+    """
+
+    def __init__(self, factory: Factory, pins: PinMap, sleep: Callable[[float], None] = time.sleep) -> None:
+        self._factory, self._pins, self._sleep = factory, pins, sleep
+
+    def press(self, name: ButtonName) -> None:
+        pin = self._factory.pin(self._pins.buttons[name])
+        pin.drive_low()
+        pin.drive_high()
+
+    def hold(self, name: ButtonName, seconds: float) -> None:
+        pin = self._factory.pin(self._pins.buttons[name])
+        pin.drive_low()
+        self._sleep(seconds)
+        pin.drive_high()
+
+    def lit(self, name: LedName) -> bool:
+        """Whether an LED's pin is driven high, read from the pin itself rather than from the panel's records."""
+        return bool(self._factory.pin(self._pins.leds[name]).state)

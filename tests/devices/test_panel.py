@@ -2,7 +2,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from fantan_table.devices.buttons import ButtonLogic, Press
-from fantan_table.devices.panel import Panel
+from fantan_table.devices.panel import Panel, PanelSimulator
 from fantan_table.devices.pins import DEFAULT_BUTTONS, ButtonName, LedName, PinError, PinMap
 
 
@@ -130,3 +130,16 @@ def test_every_button_and_led_needs_a_pin():
     del buttons[ButtonName.CONFIRM]
     with pytest.raises(PinError, match="no pin given for confirm"):
         PinMap(buttons=buttons)
+
+
+def test_the_simulator_presses_through_the_same_pins(rig):
+    panel, factory, clock = rig
+    sim = PanelSimulator(factory, panel.pins, sleep=lambda s: setattr(clock, "now", clock.now + s))
+    sim.press(ButtonName.RAID)
+    event = panel.next_event(timeout=0.2)
+    assert event is not None and (event.button, event.press) == (ButtonName.RAID, Press.SHORT)
+    sim.hold(ButtonName.NEXT_ROUND, 2.5)
+    event = panel.next_event(timeout=0.2)
+    assert event is not None and (event.button, event.press) == (ButtonName.NEXT_ROUND, Press.LONG)
+    panel.show_open_number(2)
+    assert sim.lit(LedName.TILE_2) and not sim.lit(LedName.TILE_1)
