@@ -27,7 +27,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check fantan_table tests benchmarks
+	$(BIN)/ruff check fantan_table tests benchmarks hardware
 	$(BIN)/mypy
 
 clean:

@@ -33,6 +33,13 @@ RESERVED: Final = {
     3: "I2C SCL (the display)",
 }
 
+#: BCM number -> physical pin on the 40-pin header (the numbers printed on most pinout cards).
+HEADER_PIN: Final = {
+    0: 27, 1: 28, 2: 3, 3: 5, 4: 7, 5: 29, 6: 31, 7: 26, 8: 24, 9: 21, 10: 19, 11: 23, 12: 32, 13: 33,
+    14: 8, 15: 10, 16: 36, 17: 11, 18: 12, 19: 35, 20: 38, 21: 40, 22: 15, 23: 16, 24: 18, 25: 22, 26: 37, 27: 13,
+}  # fmt: skip
+GROUND_PINS: Final = (6, 9, 14, 20, 25, 30, 34, 39)
+
 DEFAULT_BUTTONS: Final = {
     ButtonName.NO_MORE_BETS: 17,
     ButtonName.READ: 27,
