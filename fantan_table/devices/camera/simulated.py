@@ -42,11 +42,16 @@ class SimulatedCamera:
         """The values under (or freed from) the cup: the truth the reader should find."""
         return self.scene.values if self.scene else None
 
-    def shake(self, values: Sequence[int] | None = None) -> tuple[int, ...]:
-        """Put the cup down over a new roll; returns the values rolled."""
+    def shake(self, values: Sequence[int] | None = None, scene_seed: int | None = None) -> tuple[int, ...]:
+        """Put the cup down over a new roll; returns the values rolled.
+
+        ``scene_seed`` fixes where the dice land, so that a roll can be shown again exactly (a resumed demo).
+        """
         self.rolls += 1
         chosen = list(values) if values is not None else random_faces(self._rng, self.dice, self.faces)
-        self.scene = render_scene(chosen, self.seed * 100_003 + self.rolls, size=self.size, style=self.style)
+        if scene_seed is None:
+            scene_seed = self.seed * 100_003 + self.rolls
+        self.scene = render_scene(chosen, scene_seed, size=self.size, style=self.style)
         self._cup = self._with_cup(self.scene)
         self.cup_down = True
         return self.scene.values

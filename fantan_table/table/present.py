@@ -1,0 +1,73 @@
+"""What the display and LEDs show for a state of the table: pure functions, so every stage is tested without devices."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..devices.display.screens import (
+    BetsClosed,
+    BetsOpen,
+    Blank,
+    GameOver,
+    PlayerLine,
+    Problem,
+    Result,
+    Screen,
+    settlement_pages,
+)
+from .state import RoundRecord, Stage, TableState
+
+
+@dataclass(frozen=True)
+class Lights:
+    bets_open: bool
+    open_number: int | None
+
+
+def lights_for(state: TableState) -> Lights:
+    if state.stage is Stage.SHOWING and state.rounds:
+        return Lights(False, state.rounds[-1].report.open_number)
+    return Lights(state.stage is Stage.BETTING, None)
+
+
+def result_screens(record: RoundRecord) -> list[Screen]:
+    """A finished round: the dice and open number (or why it was void), then who won and lost what."""
+    report = record.report
+    first: Screen
+    if report.voided or report.open_number is None:
+        reason = record.reading.message if record.reading and not record.reading.ok else "every stake is returned"
+        first = Problem("VOID", reason)
+    else:
+        dice = record.reading.values if record.reading else ()
+        first = Result(report.round, dice, report.open_number)
+    lines = [PlayerLine(s.player, s.delta_cents, s.balance_after_cents) for s in report.players]
+    if report.banker is not None:  # the banking player's take is on the pad too
+        lines = [
+            PlayerLine(
+                line.player, line.delta_cents + report.banker_delta_cents, line.balance_cents + report.banker_delta_cents
+            )
+            if line.player == report.banker
+            else line
+            for line in lines
+        ]
+    return [first, *settlement_pages(report.round, lines)]
+
+
+def screens_for(state: TableState) -> list[Screen]:
+    """The screens to show, in turn, for this state (most stages have one)."""
+    game, latest = state.game, state.latest
+    match state.stage:
+        case Stage.BETTING:
+            return [BetsOpen(state.round)]
+        case Stage.CLOSED if latest is not None and not latest.ok:
+            return [Problem("RE-ROLL", f"{latest.message}; bets stand")]
+        case Stage.CLOSED:
+            return [BetsClosed(state.round)]
+        case Stage.CHECK:
+            return [Problem("SHAKEN?", "dice lie as last round: CONFIRM, or READ to re-roll")]
+        case Stage.SHOWING:
+            return result_screens(state.rounds[-1])
+        case Stage.RAIDED:
+            return [Blank()]
+    reason = game.end_reason.value if game.end_reason else "the game is over"
+    return [GameOver(reason, tuple(game.balances.items()))]

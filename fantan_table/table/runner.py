@@ -1,0 +1,183 @@
+"""The table's loop: buttons to actions, camera frames to readings, the state to the LEDs and display.
+
+One thread runs :meth:`TableRunner.step` over and over; gpiozero's threads only fill the panel's
+queue, and the web page calls the :class:`Table` directly (it has its own lock). A camera or
+display that fails is reported on the other one (and the web page) and retried; it never stops
+the table.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+
+from ..devices.buttons import ButtonEvent, Press
+from ..devices.camera import CameraError
+from ..devices.display import DisplayError
+from ..devices.display.screens import Problem, Reading, Screen
+from ..devices.pins import ButtonName
+from ..rules.errors import RulesError
+from ..vision.profile import Profile
+from ..vision.reader import read_dice
+from .hardware import Devices
+from .present import lights_for, result_screens, screens_for
+from .state import Stage, TableState
+from .table import Table
+from .watcher import CupWatcher
+
+log = logging.getLogger(__name__)
+
+SCREEN_SECONDS = 3.0
+"""How long each of several screens (a result, then each page of payouts) stays up."""
+CAMERA_RETRY_SECONDS = 1.0
+
+
+class TableRunner:
+    def __init__(
+        self,
+        table: Table,
+        devices: Devices,
+        profile: Profile,
+        expect: int = 4,
+        still_frames: int = 3,
+        auto_next_seconds: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.table, self.devices, self.profile, self.expect = table, devices, profile, expect
+        self.auto_next_seconds = auto_next_seconds
+        self._clock = clock
+        self.watcher = CupWatcher(still_frames)
+        self.device_problem: str | None = None
+        self._screens: list[Screen] = []
+        self._screen_since = clock()
+        self._stage_since = clock()
+        self._stage: Stage | None = None
+        self._camera_wait_until = 0.0
+        self._override: list[Screen] | None = None
+        table.subscribe(self._present)
+
+    # -- the loop ----------------------------------------------------------------------------------------
+    def run(self, stop: threading.Event) -> None:
+        while not stop.is_set():
+            self.step(wait=0.05)
+
+    def step(self, wait: float = 0.0) -> None:
+        """One turn: at most one button event, one camera frame when the dice are awaited, and the clocks."""
+        event = self.devices.panel.next_event(timeout=wait)
+        if event is not None:
+            self.on_button(event)
+        stage = self.table.state.stage
+        if stage in (Stage.CLOSED, Stage.CHECK) and self._clock() >= self._camera_wait_until:
+            self.look()
+        now = self._clock()
+        if stage is Stage.SHOWING and self.auto_next_seconds and now - self._stage_since >= self.auto_next_seconds:
+            self._act(self.table.next_round)
+        self._rotate_screens(now)
+
+    def on_button(self, event: ButtonEvent) -> None:
+        table, stage = self.table, self.table.state.stage
+        match event.button, event.press:
+            case ButtonName.RAID, _:
+                self._act(table.resume if stage is Stage.RAIDED else table.raid)
+            case ButtonName.NO_MORE_BETS, _:
+                self._act(table.close_bets)
+            case ButtonName.READ, _ if stage is Stage.CHECK:
+                self._act(table.reroll)
+                self.watcher.disarm()
+            case ButtonName.READ, _:
+                self.look(force=True)
+            case ButtonName.CONFIRM, _:
+                self._act(table.confirm)
+            case ButtonName.NEXT_ROUND, Press.LONG:
+                self._recall()
+            case ButtonName.NEXT_ROUND, _:
+                self._act(table.next_round)
+
+    def look(self, force: bool = False) -> None:
+        """Read one frame; record it when the dice have lain still (or at once when forced by *read*)."""
+        try:
+            frame = self.devices.camera.capture()
+        except CameraError as exc:
+            self._camera_wait_until = self._clock() + CAMERA_RETRY_SECONDS
+            self._device_trouble(f"camera: {exc}")
+            return
+        if self.device_problem and self.device_problem.startswith("camera"):
+            self._device_trouble(None)
+        reading = read_dice(frame, self.profile, self.expect)
+        decided = reading if force else self.watcher.feed(reading)
+        if decided is None:
+            if self.watcher.armed and reading.dice and self._override is None:
+                self._show([Reading(self.table.state.round)])
+            return
+        self.watcher.disarm()
+        if self.table.state.stage is Stage.CHECK:  # a new roll after the unshaken warning replaces the old one
+            self._act(self.table.reroll)
+        self._act(lambda: self.table.record_reading(decided, frame))
+
+    # -- showing -----------------------------------------------------------------------------------------
+    def _present(self, state: TableState) -> None:
+        if state.stage is not self._stage:
+            self._stage, self._stage_since = state.stage, self._clock()
+            if state.stage is Stage.CLOSED:
+                self.watcher.rearm()
+        lights = lights_for(state)
+        panel = self.devices.panel
+        if state.stage is Stage.RAIDED:
+            panel.all_off()
+        else:
+            panel.show_bets_open(lights.bets_open)
+            panel.show_open_number(lights.open_number)
+        self._override = None
+        self._show(screens_for(state), restart=True)
+
+    def _show(self, screens: list[Screen], restart: bool = False) -> None:
+        if screens != self._screens or restart:
+            self._screens, self._screen_since = screens, self._clock()
+            self._draw(screens[0])
+
+    def _rotate_screens(self, now: float) -> None:
+        screens = self._override or self._screens
+        if len(screens) < 2 or now - self._screen_since < SCREEN_SECONDS:
+            return
+        turns = int((now - self._screen_since) // SCREEN_SECONDS)
+        if self._override is not None and turns >= len(self._override):
+            self._override = None  # the recall is over: back to the table's own screens
+            self._show(screens_for(self.table.state), restart=True)
+            return
+        self._draw(screens[turns % len(screens)])
+
+    def _recall(self) -> None:
+        """Hold *next round*: the last rounds' results, one after another, then back."""
+        rounds = self.table.state.recall()
+        if not rounds:
+            return
+        self._override = [result_screens(r)[0] for r in reversed(rounds)]
+        self._screen_since = self._clock()
+        self._draw(self._override[0])
+
+    def _draw(self, screen: Screen) -> None:
+        try:
+            self.devices.display.show(screen)
+        except DisplayError as exc:
+            self.device_problem = f"display: {exc}"
+            log.warning("%s", self.device_problem)
+
+    def _device_trouble(self, problem: str | None) -> None:
+        if problem == self.device_problem:
+            return
+        self.device_problem = problem
+        if problem is not None:
+            log.warning("%s", problem)
+            if self.table.state.stage is not Stage.RAIDED:
+                self._draw(Problem("CAMERA", problem.removeprefix("camera: ")))
+        else:
+            self._show(screens_for(self.table.state), restart=True)
+
+    def _act(self, action: Callable[[], None]) -> None:
+        """Do a button's action; one the rules refuse now is logged, not fatal (a stray press is normal)."""
+        try:
+            action()
+        except RulesError as exc:
+            log.info("button ignored: %s", exc)

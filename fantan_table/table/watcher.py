@@ -1,0 +1,59 @@
+"""When to read the dice by itself: once the cup is gone and the dice have lain still for a few frames.
+
+The watcher sees the reader's result for every frame after *no more bets*. A frame with no dice is
+the cup (or an empty table): that arms it. Dice that then show the same values in the same places
+for ``still_frames`` frames in a row are the roll, and that frame decides. After it has decided,
+it waits to see the cup again before deciding anew, so a re-roll is never the old dice read twice.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..vision.reader import Reading
+
+STILL = 0.15
+"""A die has not moved when its centre moved less than this share of its side between two frames."""
+
+
+class CupWatcher:
+    def __init__(self, still_frames: int = 3) -> None:
+        self.still_frames = still_frames
+        self.armed = True
+        self._previous: Reading | None = None
+        self._streak = 0
+
+    def rearm(self) -> None:
+        """A new wait for the dice (bets just closed)."""
+        self.armed, self._previous, self._streak = True, None, 0
+
+    def disarm(self) -> None:
+        """A reading was taken: wait for the cup to come down before the next one."""
+        self.armed, self._previous, self._streak = False, None, 0
+
+    def feed(self, reading: Reading) -> Reading | None:
+        """The reading to record, once the dice have been still long enough; otherwise None."""
+        if not reading.dice:
+            self.armed, self._previous, self._streak = True, None, 0
+            return None
+        if not self.armed:
+            return None
+        self._streak = self._streak + 1 if _alike(reading, self._previous) else 1
+        self._previous = reading
+        if self._streak >= self.still_frames:
+            self.disarm()
+            return reading
+        return None
+
+
+def _alike(a: Reading, b: Reading | None) -> bool:
+    if b is None or len(a.dice) != len(b.dice) or a.status != b.status:
+        return False
+    unmatched = list(b.dice)
+    for die in a.dice:
+        side = max(die.box[1])
+        near = [d for d in unmatched if d.value == die.value and math.dist(d.center, die.center) < STILL * side]
+        if not near:
+            return False
+        unmatched.remove(near[0])
+    return True
