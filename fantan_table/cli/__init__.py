@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from .. import __version__
-from . import evaluation, odds, read, render, selftest, settle
+from . import demo, evaluation, export, history, odds, read, render, run, selftest, settle
 from .common import UsageError
 
-COMMANDS = (odds, settle, read, evaluation, render, selftest)
+COMMANDS = (run, demo, history, export, odds, settle, read, evaluation, render, selftest)
 
 
 class _Parser(argparse.ArgumentParser):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -113,10 +113,13 @@ class Demo:
         profile: Profile | None = None,
     ) -> None:
         self.seed, self.hand_entered = seed, hand_entered
-        config = load_config(None, "sim")
+        # Mock pins do not bounce, and the bots press faster than any debounce time would let through.
+        config = replace(load_config(None, "sim"), debounce_ms=0)
         self.devices: Devices = open_devices(config, seed=seed)
         self.table = Table(Journal(state_dir), demo_game(rounds, players, banker))
-        self.runner = TableRunner(self.table, self.devices, profile or Profile(), still_frames=2)
+        self.runner = TableRunner(
+            self.table, self.devices, profile or Profile(), still_frames=2, watch_camera=not hand_entered
+        )
 
     def play(self, emit: Callable[[dict[str, Any]], None]) -> dict[str, int]:
         """Play until the night ends; ``emit`` gets one line per finished round. Returns the final balances."""

@@ -44,7 +44,9 @@ def result_screens(record: RoundRecord) -> list[Screen]:
     if report.banker is not None:  # the banking player's take is on the pad too
         lines = [
             PlayerLine(
-                line.player, line.delta_cents + report.banker_delta_cents, line.balance_cents + report.banker_delta_cents
+                line.player,
+                line.delta_cents + report.banker_delta_cents,
+                line.balance_cents + report.banker_delta_cents,
             )
             if line.player == report.banker
             else line

@@ -43,9 +43,12 @@ class TableRunner:
         expect: int = 4,
         still_frames: int = 3,
         auto_next_seconds: float = 0.0,
+        watch_camera: bool = True,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``watch_camera=False`` leaves the dice to be entered by hand (a night without a camera)."""
         self.table, self.devices, self.profile, self.expect = table, devices, profile, expect
+        self.watch_camera = watch_camera
         self.auto_next_seconds = auto_next_seconds
         self._clock = clock
         self.watcher = CupWatcher(still_frames)
@@ -69,7 +72,7 @@ class TableRunner:
         if event is not None:
             self.on_button(event)
         stage = self.table.state.stage
-        if stage in (Stage.CLOSED, Stage.CHECK) and self._clock() >= self._camera_wait_until:
+        if self.watch_camera and stage in (Stage.CLOSED, Stage.CHECK) and self._clock() >= self._camera_wait_until:
             self.look()
         now = self._clock()
         if stage is Stage.SHOWING and self.auto_next_seconds and now - self._stage_since >= self.auto_next_seconds:

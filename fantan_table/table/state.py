@@ -1,8 +1,8 @@
 """The table's state as a fold over the journal: the game's ledger plus where the round stands.
 
-:meth:`TableState.apply` is the only way the state changes. It checks an event against the rules
-before changing anything, so the table tries each event on a copy, journals it, and only then
-adopts the copy; replaying a journal after a power cut runs the very same code.
+:meth:`TableState.apply` is the only way the state changes, and it is all or nothing: every check
+comes before the first change, so a refused event leaves the state as it was. Replaying a journal
+after a power cut runs the very same code.
 """
 
 from __future__ import annotations
@@ -11,13 +11,14 @@ import enum
 import math
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Literal
 
 from ..rules.bets import parse_bet
 from ..rules.errors import GameError
 from ..rules.game import Game, RoundReport
 from .codec import game_from_json
-from .journal import Event
+from .journal import DATABASE, Event, Journal
 
 OnUnsure = Literal["reroll", "void"]
 RECALL_ROUNDS = 10
@@ -276,3 +277,15 @@ def _same_roll(new: ReadingRecord, old: ReadingRecord | None) -> bool:
             return False
         unmatched.remove(match)
     return True
+
+
+def has_finished_night(state_dir: Path) -> bool:
+    """Whether the journal in ``state_dir`` holds a night whose game is over."""
+    if not (state_dir / DATABASE).exists():
+        return False
+    journal = Journal(state_dir)
+    try:
+        events = journal.events()
+        return bool(events) and TableState.replay(events).stage is Stage.OVER
+    finally:
+        journal.close()

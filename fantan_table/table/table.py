@@ -1,9 +1,10 @@
-"""The banker: every action checked against the rules, journaled, then applied and shown.
+"""The banker: every action checked against the rules, journaled, and only then shown.
 
-An action is tried on a copy of the state first (a refused action changes nothing and writes
-nothing), then written to the journal, and only then adopted and passed to whoever shows it (the
-panel's LEDs, the display, the web page). A settlement follows an ok reading at once; a reading
-that is not ok waits for a re-roll, or voids the round, as the house rule says.
+An event is applied to the state all or nothing (a refused action changes nothing and writes
+nothing), then written to the journal (should that fail, the state is rebuilt from the journal),
+and only then passed to whoever shows it (the panel's LEDs, the display, the web page). A
+settlement follows an ok reading at once; a reading that is not ok waits for a re-roll, or voids
+the round, as the house rule says.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..rules.errors import RulesError
 from ..rules.game import GameConfig
 from ..vision.reader import Reading
 from .codec import game_to_json
-from .journal import Event, Journal
+from .journal import Event, Journal, JournalError
 from .state import OnUnsure, Stage, TableState
 
 Listener = Callable[[TableState], None]
@@ -46,6 +47,8 @@ class Table:
         self.journal, self._clock = journal, clock
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
+        self.version = 0
+        """Counts the events applied since the table opened: a cheap way to notice a change."""
         events = journal.events()
         if events:
             self.state = TableState.replay(events)
@@ -80,7 +83,8 @@ class Table:
     def record_reading(self, reading: Reading, frame: np.ndarray | None = None) -> None:
         """What the camera saw when it decided (its frame kept as JPEG, hashed, before the event)."""
         with self._lock:
-            self._check_can("reading")
+            if self.state.stage is not Stage.CLOSED:
+                raise TableError(f"no reading is awaited now (the table is {self.state.stage.value})")
             frame_ref = None
             if frame is not None:
                 ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
@@ -133,28 +137,17 @@ class Table:
     def resume(self) -> None:
         self._do("resumed", {})
 
-    def can(self, kind: str) -> bool:
-        """Whether an action would be accepted now (for buttons that mean different things by stage)."""
-        with self._lock:
-            try:
-                self._check_can(kind)
-            except RulesError:
-                return False
-            return True
-
     # -- internals -------------------------------------------------------------------------------------
-    def _check_can(self, kind: str, data: dict[str, Any] | None = None) -> TableState:
-        trial = copy.deepcopy(self.state)
-        trial.apply(Event(kind, self.state.round, data or _PROBE.get(kind, {}), self._clock()))
-        return trial
-
     def _do(self, kind: str, data: dict[str, Any]) -> None:
         with self._lock:
             event = Event(kind, self.state.round, data, self._clock())
-            trial = copy.deepcopy(self.state)
-            trial.apply(event)  # raises, changing nothing, when the rules refuse
-            self.journal.append(event)
-            self.state = trial
+            self.state.apply(event)  # all or nothing: a refused event raises before it changes anything
+            try:
+                self.journal.append(event)
+            except JournalError:
+                self.state = TableState.replay(self.journal.events())  # back to what is on disk
+                raise
+            self.version += 1
             self._advance()
 
     def _advance(self) -> None:
@@ -172,12 +165,6 @@ class Table:
             listener(state)
         if state.stage is Stage.SHOWING and not state.shown:
             self._do("shown", {})
-
-
-_PROBE: dict[str, dict[str, Any]] = {
-    "reading": {"source": "camera", "status": "unsure", "dice": [], "message": "", "frame": None},
-    "voided": {"reason": ""},
-}
 
 
 def open_table(state_dir: Path, setup: GameConfig, on_unsure: OnUnsure = "reroll") -> Table:

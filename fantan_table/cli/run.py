@@ -1,0 +1,109 @@
+"""``fantan-table run``: the table itself. Resumes the night in the state directory, or begins one.
+
+On the Pi it runs the real camera, buttons, LEDs and display (the systemd service starts it). With
+simulated hardware on a terminal, type commands to press buttons, shake and lift the cup and bet
+(``help`` lists them). Stop it with Ctrl-C or SIGTERM; nothing is lost either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .common import UsageError, load_reader_profile, load_table_config
+
+if TYPE_CHECKING:  # the table's modules load OpenCV: only the commands that need them import them
+    from ..table.hardware import Devices
+    from ..table.table import Table
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("run", help="run the table", description=__doc__)
+    p.add_argument("--sim", action="store_true", help="simulated hardware, whatever the config says")
+    p.add_argument("--config", type=Path, metavar="FILE", help="the table's config (default /etc/fantan-table/...)")
+    console = p.add_mutually_exclusive_group()
+    console.add_argument(
+        "--console", action="store_true", help="read commands from stdin even when it is not a terminal"
+    )
+    console.add_argument("--no-console", action="store_true", help="do not read commands from the terminal")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..table.hardware import DeviceError, open_devices
+    from ..table.journal import Journal, JournalError, archive
+    from ..table.runner import TableRunner
+    from ..table.state import has_finished_night
+    from ..table.table import Table
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    config = load_table_config(args.config, args.sim)
+    profile = load_reader_profile(Path(config.reader.profile) if config.reader.profile else None)
+    state_dir = config.state_dir
+    try:
+        if has_finished_night(state_dir):
+            moved = archive(state_dir, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
+            print(f"the last night was over; it is kept in {moved}", file=sys.stderr)
+        journal = Journal(state_dir)
+    except (JournalError, OSError) as exc:
+        raise UsageError(f"state directory {state_dir}: {exc}") from None
+    try:
+        devices = open_devices(config, frames_dir=None)
+    except DeviceError as exc:
+        journal.close()
+        print(f"fantan-table run: {exc}", file=sys.stderr)
+        return 1
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        table = Table(journal, config.game, config.house.on_unsure)
+        runner = TableRunner(
+            table,
+            devices,
+            profile,
+            expect=config.reader.expect,
+            still_frames=config.house.still_frames,
+            auto_next_seconds=config.house.auto_next_seconds,
+        )
+        where = "resumed" if table.resumed else "began"
+        print(
+            f"{where} the night in {state_dir}: round {table.state.round}, {table.state.stage.value}", file=sys.stderr
+        )
+        loop = threading.Thread(target=runner.run, args=(stop,), name="table", daemon=True)
+        loop.start()
+        if config.hardware == "sim" and (args.console or (sys.stdin.isatty() and not args.no_console)):
+            _console(table, devices, stop)
+        else:
+            stop.wait()
+        stop.set()
+        loop.join(timeout=5)
+    except KeyboardInterrupt:
+        stop.set()
+    finally:
+        devices.close()
+        journal.close()
+    return 0
+
+
+def _console(table: Table, devices: Devices, stop: threading.Event) -> None:
+    from ..devices.display.simulated import SimulatedDisplay
+    from ..table.console import HELP, Console
+
+    display = devices.display
+    console = Console(
+        table, devices, lambda: display.screen if isinstance(display, SimulatedDisplay) else None, sys.stdout
+    )
+    print(HELP)
+    while not stop.is_set():
+        try:
+            line = input("fantan> ")
+        except EOFError:
+            break
+        if not console.handle(line):
+            break

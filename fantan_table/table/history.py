@@ -1,0 +1,65 @@
+"""Rounds past, for people: the scoring table as text or CSV, and each round's record as JSON."""
+
+from __future__ import annotations
+
+import csv
+from typing import Any, TextIO
+
+from ..rules.game import ScoringTable
+from ..rules.money import format_cents, format_delta
+from .state import RoundRecord
+
+
+def scoring_table_text(table: ScoringTable) -> str:
+    """The banker's pad: a column per player, one row of totals per round, the start on top."""
+    width = max(10, *(len(c) for c in table.columns))
+    lines = ["round".ljust(7) + "".join(c.rjust(width + 2) for c in table.columns)]
+    for n, row in enumerate(table.rows):
+        lines.append(("start" if n == 0 else str(n)).ljust(7) + "".join(format_cents(v).rjust(width + 2) for v in row))
+    return "\n".join(lines)
+
+
+def write_scoring_csv(table: ScoringTable, out: TextIO) -> None:
+    writer = csv.writer(out)
+    writer.writerow(["round", *table.columns])
+    for n, row in enumerate(table.rows):
+        writer.writerow([n, *(f"{v / 100:.2f}" for v in row)])
+
+
+def round_json(record: RoundRecord) -> dict[str, Any]:
+    report, reading = record.report, record.reading
+    return {
+        "round": report.round,
+        "at": record.at.isoformat(),
+        "voided": report.voided,
+        "dice": list(reading.values) if reading else [],
+        "source": reading.source if reading else None,
+        "photo": reading.frame if reading else None,
+        "open": report.open_number,
+        "banker": report.banker,
+        "bets": {player: [{"bet": b, "coins": c} for b, c in bets] for player, bets in record.bets.items()},
+        "players": [
+            {
+                "player": s.player,
+                "delta_cents": s.delta_cents,
+                "balance_before_cents": s.balance_before_cents,
+                "balance_after_cents": s.balance_after_cents,
+            }
+            for s in report.players
+        ],
+        "banker_delta_cents": report.banker_delta_cents,
+    }
+
+
+def round_text(record: RoundRecord) -> str:
+    data = round_json(record)
+    head = f"round {data['round']}: " + (
+        "void" if data["voided"] else f"dice {' '.join(map(str, data['dice']))} -> open {data['open']}"
+    )
+    if data["source"] == "hand":
+        head += " (entered by hand)"
+    parts = [
+        f"{p['player']} {format_delta(p['delta_cents'])} = {format_cents(p['balance_after_cents'])}"
+        for p in data["players"]
+    ]
+    return head + "; " + ", ".join(parts)
