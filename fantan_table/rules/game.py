@@ -198,6 +198,11 @@ class RoundReport:
     banker_delta_cents: int
     voided: bool = False
 
+    def net(self, settlement: PlayerSettlement) -> tuple[int, int]:
+        """A player's change and balance after the round, the bank's take included when that player banked."""
+        take = self.banker_delta_cents if settlement.player == self.banker else 0
+        return settlement.delta_cents + take, settlement.balance_after_cents + take
+
 
 @dataclass(frozen=True)
 class ScoringTable:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +22,9 @@ from ..rules.money import COIN_CENTS
 from ..vision.profile import Profile
 from .config import DEFAULT_PLAYERS, load_config
 from .hardware import Devices, open_devices
-from .journal import Journal
+from .journal import Journal, archive
 from .runner import TableRunner
-from .state import RoundRecord, Stage, TableState
+from .state import RoundRecord, Stage, TableState, has_finished_night
 from .table import Table
 
 FACES = 6
@@ -95,8 +96,9 @@ def round_line(seed: int, record: RoundRecord) -> dict[str, Any]:
             for bet, coins in bets
         ],
         "settlements": [
-            {"player": s.player, "delta_cents": s.delta_cents, "balance_cents": s.balance_after_cents}
+            {"player": s.player, "delta_cents": delta, "balance_cents": balance}
             for s in report.players
+            for delta, balance in [report.net(s)]
         ],
     }
 
@@ -114,6 +116,8 @@ class Demo:
     ) -> None:
         self.seed, self.hand_entered = seed, hand_entered
         # Mock pins do not bounce, and the bots press faster than any debounce time would let through.
+        if has_finished_night(state_dir):  # a night that is over is kept, and a new one begins
+            archive(state_dir, datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f"))
         config = replace(load_config(None, "sim"), debounce_ms=0)
         self.devices: Devices = open_devices(config, seed=seed)
         self.table = Table(Journal(state_dir), demo_game(rounds, players, banker))

@@ -41,11 +41,12 @@ def round_json(record: RoundRecord) -> dict[str, Any]:
         "players": [
             {
                 "player": s.player,
-                "delta_cents": s.delta_cents,
+                "delta_cents": delta,
                 "balance_before_cents": s.balance_before_cents,
-                "balance_after_cents": s.balance_after_cents,
+                "balance_after_cents": after,
             }
             for s in report.players
+            for delta, after in [report.net(s)]
         ],
         "banker_delta_cents": report.banker_delta_cents,
     }

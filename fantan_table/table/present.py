@@ -40,18 +40,7 @@ def result_screens(record: RoundRecord) -> list[Screen]:
     else:
         dice = record.reading.values if record.reading else ()
         first = Result(report.round, dice, report.open_number)
-    lines = [PlayerLine(s.player, s.delta_cents, s.balance_after_cents) for s in report.players]
-    if report.banker is not None:  # the banking player's take is on the pad too
-        lines = [
-            PlayerLine(
-                line.player,
-                line.delta_cents + report.banker_delta_cents,
-                line.balance_cents + report.banker_delta_cents,
-            )
-            if line.player == report.banker
-            else line
-            for line in lines
-        ]
+    lines = [PlayerLine(s.player, *report.net(s)) for s in report.players]
     return [first, *settlement_pages(report.round, lines)]
 
 

@@ -1,0 +1,169 @@
+"""The running table on simulated hardware: buttons, the cup, the camera, the LEDs and the display together."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from fantan_table.devices.camera import CameraError
+from fantan_table.devices.display.screens import Blank, Problem, Result
+from fantan_table.devices.display.simulated import SimulatedDisplay
+from fantan_table.devices.pins import ButtonName, LedName
+from fantan_table.table.hardware import Devices
+from fantan_table.table.runner import SCREEN_SECONDS, TableRunner
+from fantan_table.table.state import Stage
+from fantan_table.table.table import Table
+from fantan_table.vision.profile import Profile
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def rig(table: Table, devices: Devices) -> tuple[TableRunner, Table, Devices, Clock]:
+    clock = Clock()
+    return TableRunner(table, devices, Profile(), still_frames=2, clock=clock), table, devices, clock
+
+
+def screen(devices: Devices) -> object:
+    assert isinstance(devices.display, SimulatedDisplay)
+    return devices.display.screen
+
+
+def until(runner: TableRunner, done: Callable[[], bool], steps: int = 40) -> None:
+    for _ in range(steps):
+        if done():
+            return
+        runner.step()
+    raise AssertionError("the table did not get there")
+
+
+def press(runner: TableRunner, devices: Devices, button: ButtonName) -> None:
+    assert devices.simulator is not None
+    devices.simulator.press(button)
+    runner.step()
+
+
+def test_a_round_from_buttons_and_the_cup(rig) -> None:
+    runner, table, devices, _ = rig
+    sim, camera = devices.simulator, devices.sim_camera
+    assert sim is not None and camera is not None and sim.lit(LedName.BETS_OPEN)
+    table.place("Ann", "number:2", 1)
+    press(runner, devices, ButtonName.NO_MORE_BETS)
+    assert table.state.stage is Stage.CLOSED and not sim.lit(LedName.BETS_OPEN)
+    camera.shake([1, 2, 3, 4], scene_seed=11)
+    runner.step()
+    assert table.state.stage is Stage.CLOSED  # the cup is still down
+    camera.lift()
+    until(runner, lambda: table.state.stage is Stage.SHOWING)
+    assert screen(devices) == Result(1, table.state.rounds[-1].reading.values, 2)
+    assert sim.lit(LedName.TILE_2) and not sim.lit(LedName.TILE_1)
+    assert table.state.game.balance("Ann") == 5300
+    press(runner, devices, ButtonName.NEXT_ROUND)
+    assert table.state.stage is Stage.BETTING and sim.lit(LedName.BETS_OPEN) and not sim.lit(LedName.TILE_2)
+
+
+def test_the_raid_button_blanks_everything_at_once_and_again_resumes(rig) -> None:
+    runner, table, devices, _ = rig
+    table.place("Bob", "number:0", 3)
+    press(runner, devices, ButtonName.RAID)
+    assert table.state.stage is Stage.RAIDED and screen(devices) == Blank()
+    assert devices.panel.lit == frozenset()
+    press(runner, devices, ButtonName.RAID)
+    assert table.state.stage is Stage.BETTING and table.state.game.coins_staked("Bob") == 3
+
+
+def test_read_forces_a_reading_of_what_is_there(rig) -> None:
+    runner, table, devices, _ = rig
+    press(runner, devices, ButtonName.NO_MORE_BETS)
+    devices.sim_camera.shake([5, 5, 5, 5], scene_seed=3)
+    devices.sim_camera.lift()
+    devices.sim_camera.settle_frames = 0
+    runner.watch_camera = False  # only the button reads
+    press(runner, devices, ButtonName.READ)
+    assert table.state.stage is Stage.SHOWING and table.state.rounds[-1].report.open_number == 0
+
+
+def test_unshaken_dice_wait_for_confirm(rig) -> None:
+    runner, table, devices, _ = rig
+    camera = devices.sim_camera
+    for round_ in (1, 2):
+        press(runner, devices, ButtonName.NO_MORE_BETS)
+        camera.shake([0, 1, 2, 4], scene_seed=77)  # the very same dice in the very same places
+        runner.step()
+        camera.lift()
+        until(runner, lambda: table.state.stage in (Stage.SHOWING, Stage.CHECK))
+        if round_ == 1:
+            press(runner, devices, ButtonName.NEXT_ROUND)
+    assert table.state.stage is Stage.CHECK
+    assert isinstance(screen(devices), Problem) and screen(devices).heading == "SHAKEN?"
+    press(runner, devices, ButtonName.CONFIRM)
+    assert table.state.stage is Stage.SHOWING and table.state.round == 2
+
+
+class FailingCamera:
+    def __init__(self) -> None:
+        self.broken = True
+
+    def capture(self) -> np.ndarray:
+        if self.broken:
+            raise CameraError("the USB camera at index 0 gave no frame: check its cable")
+        return np.full((480, 640, 3), 90, np.uint8)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_failing_camera_is_reported_and_the_table_goes_on(rig) -> None:
+    runner, table, devices, clock = rig
+    camera = FailingCamera()
+    devices.camera = camera
+    press(runner, devices, ButtonName.NO_MORE_BETS)
+    runner.step()
+    assert screen(devices) == Problem("CAMERA", "the USB camera at index 0 gave no frame: check its cable")
+    assert runner.device_problem is not None and table.state.stage is Stage.CLOSED
+    camera.broken = False
+    clock.now += 2
+    runner.step()
+    assert runner.device_problem is None and screen(devices) != Problem("CAMERA", "")
+    table.enter_dice([1, 1, 1, 1])  # the banker can always enter the dice by hand
+    assert table.state.stage is Stage.SHOWING
+
+
+def test_settlement_pages_follow_the_result_and_the_next_round_opens_by_itself(table: Table, devices: Devices) -> None:
+    clock = Clock()
+    runner = TableRunner(table, devices, Profile(), auto_next_seconds=10, clock=clock, watch_camera=False)
+    table.close_bets()
+    table.enter_dice([1, 1, 1, 1])
+    assert isinstance(screen(devices), Result)
+    clock.now += SCREEN_SECONDS
+    runner.step()
+    assert type(screen(devices)).__name__ == "Settlement"
+    clock.now += 10
+    runner.step()
+    assert table.state.stage is Stage.BETTING and table.state.round == 2
+
+
+def test_holding_next_round_recalls_past_rounds(table: Table, devices: Devices) -> None:
+    clock = Clock()
+    runner = TableRunner(table, devices, Profile(), clock=clock, watch_camera=False)
+    for dice in ([0, 0, 0, 1], [0, 0, 0, 2]):
+        table.close_bets()
+        table.enter_dice(dice)
+        table.next_round()
+    devices.simulator.hold(ButtonName.NEXT_ROUND, 2.1)
+    runner.step()
+    assert screen(devices) == Result(2, (0, 0, 0, 2), 2)
+    clock.now += SCREEN_SECONDS
+    runner.step()
+    assert screen(devices) == Result(1, (0, 0, 0, 1), 1)
+    clock.now += SCREEN_SECONDS
+    runner.step()
+    assert type(screen(devices)).__name__ == "BetsOpen" and table.state.stage is Stage.BETTING

@@ -1,0 +1,45 @@
+"""The cup watcher reads once the dice lie still after the cup, and never reads the same roll twice."""
+
+from __future__ import annotations
+
+from fantan_table.table.watcher import CupWatcher
+from fantan_table.vision.reader import Status
+
+from .conftest import SPOTS, reading
+
+CUP = reading(())
+ROLL = reading((1, 2, 3, 4))
+
+
+def test_dice_still_for_n_frames_decide() -> None:
+    watcher = CupWatcher(still_frames=3)
+    assert watcher.feed(CUP) is None
+    assert watcher.feed(ROLL) is None and watcher.feed(ROLL) is None
+    assert watcher.feed(ROLL) is ROLL
+
+
+def test_moving_dice_start_the_count_again() -> None:
+    watcher = CupWatcher(still_frames=2)
+    rolling = reading((1, 2, 3, 4), spots=tuple((x + 40, y) for x, y in SPOTS))
+    assert watcher.feed(rolling) is None and watcher.feed(ROLL) is None  # moved 40 px: not still yet
+    assert watcher.feed(ROLL) is ROLL
+
+
+def test_a_blurred_face_read_differently_is_not_still() -> None:
+    watcher = CupWatcher(still_frames=2)
+    blurred = reading((1, 2, None, 4), Status.UNSURE)
+    assert watcher.feed(blurred) is None and watcher.feed(ROLL) is None and watcher.feed(ROLL) is ROLL
+
+
+def test_after_deciding_it_waits_for_the_cup_again() -> None:
+    watcher = CupWatcher(still_frames=1)
+    assert watcher.feed(ROLL) is ROLL
+    assert all(watcher.feed(ROLL) is None for _ in range(5))  # the same dice lying there: not a new roll
+    assert watcher.feed(CUP) is None and watcher.feed(ROLL) is ROLL
+
+
+def test_a_steady_unsure_view_is_decided_too() -> None:
+    """Three dice lying still is a reading to report (the table then asks for a re-roll), not a wait forever."""
+    watcher = CupWatcher(still_frames=2)
+    three = reading((1, 2, 3), Status.UNSURE, message="found 3 dice, expected 4")
+    assert watcher.feed(three) is None and watcher.feed(three) is three
