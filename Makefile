@@ -18,7 +18,7 @@ $(STAMP): $(BIN)/python pyproject.toml
 	@touch $@
 
 run: $(STAMP)
-	$(BIN)/fantan-table odds
+	$(BIN)/fantan-table run
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -1,0 +1,78 @@
+"""The table's commands: run (with its console and SIGTERM), history and export."""
+
+from __future__ import annotations
+
+import csv
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fantan_table.cli import main
+
+
+def config_file(tmp_path: Path) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(f'hardware = "sim"\nstate_dir = "{tmp_path / "state"}"\n[game]\nplayers = ["Ann", "Bob"]\n')
+    return path
+
+
+def run_table(config: Path, commands: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "fantan_table", "run", "--config", str(config), "--console"],
+        input=commands,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_a_round_played_from_the_console_is_kept_and_resumed(tmp_path: Path) -> None:
+    config = config_file(tmp_path)
+    done = run_table(config, "bet Ann number:1 2\npress no_more_bets\nbet Bob number:2\nshake 1 2 3 3\nlift\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "refused: cannot place a bet now: betting is closed" in done.stdout
+    assert "display: Round 1 | dice 1 2 3 3 = 9 | OPEN 1" in done.stdout
+    again = run_table(config, "status\nquit\n")
+    assert "resumed the night" in again.stderr and "Ann: $56.00" in again.stdout and "round 1, showing" in again.stdout
+
+
+def test_history_and_export_read_the_journal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    assert main(["demo", "--rounds", "3", "--seed", "4", "--state", str(state), "--hand-entered"]) == 0
+    capsys.readouterr()
+    assert main(["history", "--state", str(state), "--json", "--rounds", "2"]) == 0
+    rounds = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [r["round"] for r in rounds] == [2, 3] and all(r["source"] == "hand" for r in rounds)
+    first = rounds[0]["players"][0]
+    assert first["balance_after_cents"] - first["balance_before_cents"] == first["delta_cents"]
+    assert main(["history", "--state", str(state)]) == 0
+    assert capsys.readouterr().out.count("\nround ") == 2  # three lines, one per round
+    out = tmp_path / "pad.csv"
+    assert main(["export", "--state", str(state), "--csv", str(out)]) == 0
+    rows = list(csv.reader(out.open()))
+    assert rows[0] == ["round", "North", "East", "South", "West"] and len(rows) == 5
+    assert rows[1][0] == "0" and rows[1][1] == "50.00"
+
+
+def test_history_without_a_journal_says_where_to_look(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["history", "--state", str(tmp_path)]) == 2
+    assert "no journal in" in capsys.readouterr().err
+
+
+def test_the_service_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "fantan_table", "run", "--config", str(config_file(tmp_path)), "--no-console"],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stderr is not None
+    deadline = time.monotonic() + 30
+    while "the night" not in process.stderr.readline() and time.monotonic() < deadline:
+        pass
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=10) == 0
