@@ -70,7 +70,8 @@ def game_from_json(data: dict[str, Any]) -> GameConfig:
     if e["kind"] == "rounds":
         end = AfterRounds(e["rounds"])
     elif e["kind"] == "time":
-        end = AtTime(datetime.fromisoformat(e["deadline"]))
+        deadline = e["deadline"]
+        end = AtTime(deadline if isinstance(deadline, datetime) else datetime.fromisoformat(deadline))
     else:
         end = _SIMPLE_ENDS[e["kind"]]
     return GameConfig(

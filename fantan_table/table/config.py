@@ -7,32 +7,20 @@ is a :class:`ConfigFileError` naming the file and the key, raised before any dev
 
 from __future__ import annotations
 
+import functools
+import operator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, Literal
 
 from ..devices.pins import ButtonName, LedName, PinError, PinMap
-from ..rules.bets import Variant, parse_variants
+from ..rules.bets import Variant, format_variants, parse_variants
 from ..rules.errors import ConfigError
-from ..rules.game import (
-    AfterRounds,
-    AtTime,
-    BankerBankrupt,
-    BankerMode,
-    EndCondition,
-    FirstBankrupt,
-    GameConfig,
-    HouseBank,
-    HouseScorer,
-    Player,
-    RotatingBanker,
-    SecondLastBankrupt,
-    Suit,
-    UntilRaid,
-)
+from ..rules.game import GameConfig, Suit
 from ..rules.money import COIN_CENTS
 from ..tomlfile import check, read_toml
+from .codec import game_from_json
 
 DEFAULT_PATH: Final = Path("/etc/fantan-table/config.toml")
 PI_MODEL_FILE: Final = Path("/proc/device-tree/model")
@@ -298,52 +286,33 @@ def _relative_to(config_path: Path | None, value: str) -> str:
 
 
 def _game(raw: dict[tuple[str, str], Any]) -> GameConfig:
+    """The [game] section, in the journal's words for a game (one mapping of names to rules, in codec)."""
+
     def get(key: str, default: Any) -> Any:
         return raw.get(("game", key), default)
 
     names: tuple[str, ...] = get("players", DEFAULT_PLAYERS)
-    suit_names: tuple[str, ...] = get("suits", tuple(s.value for s in Suit)[: len(names)])
-    if len(suit_names) != len(names):
-        raise ConfigError(f"suits: give one suit per player ({len(names)} players, {len(suit_names)} suits)")
-    try:
-        suits = [Suit(s) for s in suit_names]
-    except ValueError:
-        known = ", ".join(s.value for s in Suit)
-        raise ConfigError(f"suits: each is one of {known} (got {list(suit_names)})") from None
-    variants = Variant.NONE
-    for word in get("variants", ()):
-        variants |= parse_variants(word)
-    return GameConfig(
-        players=tuple(Player(n, s) for n, s in zip(names, suits, strict=True)),
-        starting_balance_cents=get("starting_dollars", 50) * COIN_CENTS,
-        variants=variants,
-        banker=_banker(get),
-        end=_end(get),
+    suits: tuple[str, ...] = get("suits", tuple(s.value for s in Suit)[: len(names)])
+    if len(suits) != len(names):
+        raise ConfigError(f"suits: give one suit per player ({len(names)} players, {len(suits)} suits)")
+    known = [s.value for s in Suit]
+    if any(s not in known for s in suits):
+        raise ConfigError(f"suits: each is one of {', '.join(known)} (got {list(suits)})")
+    variants = format_variants(functools.reduce(operator.or_, map(parse_variants, get("variants", ())), Variant.NONE))
+    end = get("end", "raid")
+    if end == "time" and ("game", "end_time") not in raw:
+        raise ConfigError('end = "time" needs end_time, e.g. end_time = 2026-11-22T23:30:00+01:00')
+    return game_from_json(
+        {
+            "players": [{"name": n, "suit": s} for n, s in zip(names, suits, strict=True)],
+            "starting_balance_cents": get("starting_dollars", 50) * COIN_CENTS,
+            "variants": variants,
+            "banker": {
+                "mode": get("banker", "house"),
+                "balance_cents": get("house_bank_dollars", 500) * COIN_CENTS,
+                "every_rounds": get("rotate_every", 4),
+                "first": get("first_banker", "") or None,
+            },
+            "end": {"kind": end, "rounds": get("end_rounds", 20), "deadline": get("end_time", None)},
+        }
     )
-
-
-def _banker(get: Any) -> BankerMode:
-    kind = get("banker", "house")
-    if kind == "house-bank":
-        return HouseBank(get("house_bank_dollars", 500) * COIN_CENTS)
-    if kind == "rotating":
-        return RotatingBanker(get("rotate_every", 4), get("first_banker", "") or None)
-    return HouseScorer()
-
-
-def _end(get: Any) -> EndCondition:
-    kind = get("end", "raid")
-    if kind == "rounds":
-        return AfterRounds(get("end_rounds", 20))
-    if kind == "time":
-        deadline = get("end_time", None)
-        if deadline is None:
-            raise ConfigError('end = "time" needs end_time, e.g. end_time = 2026-11-22T23:30:00+01:00')
-        return AtTime(deadline)
-    ends: dict[str, EndCondition] = {
-        "raid": UntilRaid(),
-        "first-bankrupt": FirstBankrupt(),
-        "second-last-bankrupt": SecondLastBankrupt(),
-        "banker-bankrupt": BankerBankrupt(),
-    }
-    return ends[kind]
