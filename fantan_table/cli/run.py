@@ -20,7 +20,7 @@ from .common import UsageError, load_reader_profile, load_table_config
 
 if TYPE_CHECKING:  # the table's modules load OpenCV: only the commands that need them import them
     from ..table.hardware import Devices
-    from ..table.table import Table
+    from ..table.night import Night
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,15 +32,18 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "--console", action="store_true", help="read commands from stdin even when it is not a terminal"
     )
     console.add_argument("--no-console", action="store_true", help="do not read commands from the terminal")
+    p.add_argument("--no-web", action="store_true", help="do not serve the scorer's page")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..table.hardware import DeviceError, open_devices
     from ..table.journal import Journal, JournalError, archive
+    from ..table.night import Night
     from ..table.runner import TableRunner
     from ..table.state import has_finished_night
     from ..table.table import Table
+    from ..web.server import WebServer, web_context
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     config = load_table_config(args.config, args.sim)
@@ -61,43 +64,64 @@ def run(args: argparse.Namespace) -> int:
         return 1
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    table = Table(journal, config.game, config.house.on_unsure)
+    runner = TableRunner(
+        table,
+        devices,
+        profile,
+        expect=config.reader.expect,
+        still_frames=config.house.still_frames,
+        auto_next_seconds=config.house.auto_next_seconds,
+    )
+    night = Night(state_dir, table, runner)
+    web: WebServer | None = None
+    loop = threading.Thread(target=runner.run, args=(stop,), name="table", daemon=True)
     try:
-        table = Table(journal, config.game, config.house.on_unsure)
-        runner = TableRunner(
-            table,
-            devices,
-            profile,
-            expect=config.reader.expect,
-            still_frames=config.house.still_frames,
-            auto_next_seconds=config.house.auto_next_seconds,
-        )
         where = "resumed" if table.resumed else "began"
-        print(
-            f"{where} the night in {state_dir}: round {table.state.round}, {table.state.stage.value}", file=sys.stderr
-        )
-        loop = threading.Thread(target=runner.run, args=(stop,), name="table", daemon=True)
+        say(f"{where} the night in {state_dir}: round {table.state.round}, {table.state.stage.value}")
         loop.start()
+        if not args.no_web:
+            ctx, new_pin = web_context(night, config.web.banker_pin_hash, config.hardware == "sim")
+            web = WebServer(ctx, config.web_host, config.web.port)
+            web.start()
+            shown_host = "127.0.0.1" if config.web_host in ("0.0.0.0", "::") else config.web_host
+            say(f"the scorer's page: http://{shown_host}:{web.port}/ (from a phone: this computer's address)")
+            if new_pin is not None:
+                say(
+                    f"banker PIN for the page: {new_pin} (kept hashed in {state_dir}; choose your own with "
+                    "fantan-table pin-hash and [web] banker_pin_hash)"
+                )
         if config.hardware == "sim" and (args.console or (sys.stdin.isatty() and not args.no_console)):
-            _console(table, devices, stop)
+            _console(night, devices, stop)
         else:
             stop.wait()
-        stop.set()
-        loop.join(timeout=5)
     except KeyboardInterrupt:
-        stop.set()
+        pass
+    except OSError as exc:
+        say(f"fantan-table run: {exc}")
+        return 1
     finally:
+        stop.set()
+        if web is not None:
+            web.stop()
+        if loop.is_alive():
+            loop.join(timeout=5)
         devices.close()
-        journal.close()
+        night.table.journal.close()
     return 0
 
 
-def _console(table: Table, devices: Devices, stop: threading.Event) -> None:
+def say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _console(night: Night, devices: Devices, stop: threading.Event) -> None:
     from ..devices.display.simulated import SimulatedDisplay
     from ..table.console import HELP, Console
 
     display = devices.display
     console = Console(
-        table, devices, lambda: display.screen if isinstance(display, SimulatedDisplay) else None, sys.stdout
+        night, devices, lambda: display.screen if isinstance(display, SimulatedDisplay) else None, sys.stdout
     )
     print(HELP)
     while not stop.is_set():

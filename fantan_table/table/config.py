@@ -20,6 +20,7 @@ from ..rules.errors import ConfigError
 from ..rules.game import GameConfig, Suit
 from ..rules.money import COIN_CENTS
 from ..tomlfile import check, read_toml
+from .banker_pin import valid_pin_hash
 from .codec import game_from_json
 
 DEFAULT_PATH: Final = Path("/etc/fantan-table/config.toml")
@@ -188,7 +189,7 @@ def load_config(path: Path | None, hardware: Hardware | None = None) -> Config:
         ("reader", "expect", 1, 8),
         ("house", "auto_next_seconds", 0, 3600),
         ("house", "still_frames", 1, 30),
-        ("web", "port", 1, 65535),
+        ("web", "port", 0, 65535),
         ("game", "starting_dollars", 1, 1_000_000),
         ("game", "house_bank_dollars", 1, 100_000_000),
         ("game", "rotate_every", 1, 1000),
@@ -198,6 +199,9 @@ def load_config(path: Path | None, hardware: Hardware | None = None) -> Config:
         value = raw.get((section, key))
         if value is not None and not low <= value <= high:
             raise fail(section, key, f"out of range, must be {low} to {high} (got {value!r})")
+    pin_hash = get("web", "banker_pin_hash", "")
+    if pin_hash and not valid_pin_hash(pin_hash):
+        raise fail("web", "banker_pin_hash", "not a PIN hash: make one with 'fantan-table pin-hash'")
     width, height = get("camera", "resolution", CameraConfig.resolution)
     if not (64 <= width <= 9152 and 64 <= height <= 6944):
         raise fail("camera", "resolution", f"out of range, must be 64x64 to 9152x6944 (got {[width, height]})")
@@ -241,7 +245,7 @@ def load_config(path: Path | None, hardware: Hardware | None = None) -> Config:
         web=WebConfig(
             host=get("web", "host", ""),
             port=get("web", "port", WebConfig.port),
-            banker_pin_hash=get("web", "banker_pin_hash", ""),
+            banker_pin_hash=pin_hash,
         ),
         source=where,
     )

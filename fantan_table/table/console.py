@@ -16,6 +16,7 @@ from ..devices.pins import ButtonName
 from ..rules.errors import RulesError
 from ..rules.money import format_cents
 from .hardware import Devices
+from .night import Night
 from .table import Table
 
 HELP = """commands:
@@ -33,14 +34,19 @@ HELP = """commands:
 class Console:
     def __init__(
         self,
-        table: Table,
+        night: Night,
         devices: Devices,
         screen: Callable[[], Screen | None],
         out: TextIO,
         hold_seconds: float = 2.1,
     ) -> None:
-        self.table, self.devices, self._screen, self.out = table, devices, screen, out
+        self.night, self.devices, self._screen, self.out = night, devices, screen, out
         self.hold_seconds = hold_seconds
+
+    @property
+    def table(self) -> Table:
+        """The table now (the banker may begin a new game from the web page meanwhile)."""
+        return self.night.table
 
     def handle(self, line: str) -> bool:
         """Run one command; False when the user asked to quit."""

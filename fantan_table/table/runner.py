@@ -51,7 +51,7 @@ class TableRunner:
         self.watch_camera = watch_camera
         self.auto_next_seconds = auto_next_seconds
         self._clock = clock
-        self.watcher = CupWatcher(still_frames)
+        self.watcher = CupWatcher(still_frames, expect)
         self.device_problem: str | None = None
         self._screens: list[Screen] = []
         self._screen_since = clock()
@@ -59,7 +59,18 @@ class TableRunner:
         self._stage: Stage | None = None
         self._camera_wait_until = 0.0
         self._override: list[Screen] | None = None
+        self._lock = threading.RLock()
+        self.screen: Screen | None = None
+        """What the display shows now (the web page mirrors it)."""
         table.subscribe(self._present)
+
+    def attach(self, table: Table) -> None:
+        """Run another table from now on (a new game begun from the banker's page)."""
+        with self._lock:
+            self.table = table
+            self._stage = None
+            self.watcher.rearm()
+            table.subscribe(self._present)
 
     # -- the loop ----------------------------------------------------------------------------------------
     def run(self, stop: threading.Event) -> None:
@@ -69,6 +80,10 @@ class TableRunner:
     def step(self, wait: float = 0.0) -> None:
         """One turn: at most one button event, one camera frame when the dice are awaited, and the clocks."""
         event = self.devices.panel.next_event(timeout=wait)
+        with self._lock:
+            self._turn(event)
+
+    def _turn(self, event: ButtonEvent | None) -> None:
         if event is not None:
             self.on_button(event)
         stage = self.table.state.stage
@@ -161,6 +176,7 @@ class TableRunner:
         self._draw(self._override[0])
 
     def _draw(self, screen: Screen) -> None:
+        self.screen = screen
         try:
             self.devices.display.show(screen)
         except DisplayError as exc:

@@ -44,6 +44,7 @@ class Die:
     """``None`` for a die the reader could not read."""
     center: tuple[float, float]
     side: float
+    angle: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -172,7 +173,9 @@ class TableState:
 
     def _on_reading(self, data: dict[str, Any], event: Event) -> None:
         self._require(Stage.CLOSED, "record a reading")
-        dice = tuple(Die(d["value"], (d["center"][0], d["center"][1]), d["side"]) for d in data["dice"])
+        dice = tuple(
+            Die(d["value"], (d["center"][0], d["center"][1]), d["side"], d.get("angle", 0.0)) for d in data["dice"]
+        )
         record = ReadingRecord(data["source"], data["status"], dice, data["message"], data.get("frame"))
         if record.ok and not (dice and all(type(d.value) is int and d.value >= 0 for d in dice)):
             raise GameError(f"dice must be whole numbers from 0 up (got {[d.value for d in dice]})")

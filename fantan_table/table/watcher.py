@@ -1,9 +1,12 @@
 """When to read the dice by itself: once the cup is gone and the dice have lain still for a few frames.
 
-The watcher sees the reader's result for every frame after *no more bets*. A frame with no dice is
-the cup (or an empty table): that arms it. Dice that then show the same values in the same places
-for ``still_frames`` frames in a row are the roll, and that frame decides. After it has decided,
-it waits to see the cup again before deciding anew, so a re-roll is never the old dice read twice.
+The watcher sees the reader's result for every frame after *no more bets*. A frame without the
+expected number of dice is the cup (which hides them; a coin or a tile edge may still show) and
+arms it. Then the expected number of dice, showing the same values in the same places for
+``still_frames`` frames in a row, are the roll, and that frame decides, whatever the reader thinks
+of it (a cocked die is an unsure reading to record, not a reason to wait). After deciding it waits
+to see the cup again, so a re-roll is never the old dice read twice. Any other count never decides
+by itself: a die hidden or off the table is for the banker to call with *read*.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ STILL = 0.15
 
 
 class CupWatcher:
-    def __init__(self, still_frames: int = 3) -> None:
-        self.still_frames = still_frames
+    def __init__(self, still_frames: int = 3, expect: int = 4) -> None:
+        self.still_frames, self.expect = still_frames, expect
         self.armed = True
         self._previous: Reading | None = None
         self._streak = 0
@@ -33,7 +36,7 @@ class CupWatcher:
 
     def feed(self, reading: Reading) -> Reading | None:
         """The reading to record, once the dice have been still long enough; otherwise None."""
-        if not reading.dice:
+        if len(reading.dice) != self.expect:
             self.armed, self._previous, self._streak = True, None, 0
             return None
         if not self.armed:

@@ -17,7 +17,9 @@ from fantan_table.cli import main
 
 def config_file(tmp_path: Path) -> Path:
     path = tmp_path / "config.toml"
-    path.write_text(f'hardware = "sim"\nstate_dir = "{tmp_path / "state"}"\n[game]\nplayers = ["Ann", "Bob"]\n')
+    path.write_text(
+        f'hardware = "sim"\nstate_dir = "{tmp_path / "state"}"\n[web]\nport = 0\n[game]\nplayers = ["Ann", "Bob"]\n'
+    )
     return path
 
 

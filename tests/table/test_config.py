@@ -115,7 +115,7 @@ def test_banker_and_end_choices(tmp_path: Path) -> None:
         ("[panel.lights]\ntile_0 = 5", r"unknown section \[panel.lights\]"),
         ("[panel.leds]\ntile_4 = 7", r"\[panel.leds\] tile_4: unknown key; \[panel.leds\] takes tile_0"),
         ("[reader]\nexpect = '4'", r"\[reader\] expect: must be a whole number \(got '4'\)"),
-        ("[web]\nport = 0", r"\[web\] port: out of range"),
+        ("[web]\nport = 70000", r"\[web\] port: out of range"),
         ("[game]\nplayers = ['Ann']", r"\[game\] Fan Tan is for 2 to 4 players"),
         ("[game]\nplayers = ['A', 'B']\nsuits = ['suns']", r"\[game\] suits: give one suit per player"),
         ("[game]\nsuits = ['suns', 'moons', 'crowns', 'stars']", r"\[game\] suits: each is one of suns"),

@@ -38,8 +38,16 @@ def test_after_deciding_it_waits_for_the_cup_again() -> None:
     assert watcher.feed(CUP) is None and watcher.feed(ROLL) is ROLL
 
 
-def test_a_steady_unsure_view_is_decided_too() -> None:
-    """Three dice lying still is a reading to report (the table then asks for a re-roll), not a wait forever."""
+def test_four_dice_read_unsure_are_decided_too() -> None:
+    """A cocked die is a reading to report (the table then asks for a re-roll), not a reason to wait forever."""
     watcher = CupWatcher(still_frames=2)
-    three = reading((1, 2, 3), Status.UNSURE, message="found 3 dice, expected 4")
-    assert watcher.feed(three) is None and watcher.feed(three) is three
+    cocked = reading((1, 2, 3, None), Status.UNSURE, message="die at (1, 2): cocked or stacked")
+    assert watcher.feed(cocked) is None and watcher.feed(cocked) is cocked
+
+
+def test_a_coin_beside_the_cup_is_not_a_roll() -> None:
+    watcher = CupWatcher(still_frames=2)
+    coin = reading((0,), Status.UNSURE, message="found 1 dice, expected 4")
+    assert all(watcher.feed(coin) is None for _ in range(20))
+    assert watcher.feed(ROLL) is None and watcher.feed(ROLL) is ROLL
+    assert watcher.feed(ROLL) is None and watcher.feed(coin) is None and watcher.armed

@@ -68,6 +68,12 @@ class SimulatedCamera:
             return _motion_blur(self.scene.image, 9 + 6 * (self.settle_frames - self._frames_since_lift))
         return self.scene.image.copy()
 
+    def peek(self) -> np.ndarray:
+        """What the camera sees now, without moving time on (for a person watching the simulation)."""
+        if self.cup_down or self.scene is None:
+            return self._cup.copy()
+        return self.scene.image.copy()
+
     def close(self) -> None:
         self.scene = None
 

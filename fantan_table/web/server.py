@@ -1,0 +1,51 @@
+"""Serve the page from the table's own process: uvicorn on a thread beside the table's loop."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import uvicorn
+
+from ..table.banker_pin import banker_pin_hash
+from ..table.night import Night
+from .app import WebContext, create_app
+from .security import Keys, RateLimiter, load_secret
+
+
+def web_context(night: Night, configured_pin_hash: str, simulated: bool) -> tuple[WebContext, str | None]:
+    """The page's keys and limits; also a new banker PIN to announce when the table had to make one up."""
+    pin_hash, new_pin = banker_pin_hash(configured_pin_hash, night.state_dir)
+    keys = Keys(load_secret(night.state_dir), pin_hash)
+    ctx = WebContext(
+        night,
+        keys,
+        simulated,
+        requests=RateLimiter(rate=20, burst=60),
+        logins=RateLimiter(rate=5 / 60, burst=5),
+    )
+    return ctx, new_pin
+
+
+class WebServer:
+    def __init__(self, ctx: WebContext, host: str, port: int) -> None:
+        config = uvicorn.Config(create_app(ctx), host=host, port=port, log_level="warning", access_log=False)
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, name="web", daemon=True)
+
+    def start(self, timeout: float = 10.0) -> None:
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise OSError("the web page could not start: is the port already in use? (see [web] port)")
+            time.sleep(0.02)
+
+    @property
+    def port(self) -> int:
+        sockets = self._server.servers[0].sockets
+        return int(sockets[0].getsockname()[1])
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        self._thread.join(timeout=5)

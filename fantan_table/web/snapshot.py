@@ -1,0 +1,56 @@
+"""The table as the page sees it: everything public at a real table (coins lie in plain sight), as JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..devices.display.screens import Screen, text_lines
+from ..rules.bets import all_positions, format_variants
+from ..rules.game import HOUSE_COLUMN
+from ..rules.settlement import MAX_COINS_PER_ROUND
+from ..table.history import round_json
+from ..table.present import lights_for
+from ..table.state import TableState
+
+
+def snapshot(
+    state: TableState, version: int, screen: Screen | None = None, device_problem: str | None = None
+) -> dict[str, Any]:
+    game = state.game
+    lights = lights_for(state)
+    latest = state.latest
+    players = []
+    for p in game.players:
+        wagers = game.wagers(p.name)
+        players.append(
+            {
+                "name": p.name,
+                "suit": p.suit.value,
+                "balance_cents": game.balance(p.name),
+                "can_bet": game.can_bet(p.name),
+                "is_banker": p.name == game.banker,
+                "coins": [{"bet": str(w.bet), "coins": w.coins} for w in wagers],
+                "staked": sum(w.coins for w in wagers),
+            }
+        )
+    scoring = game.scoring_table()
+    return {
+        "version": version,
+        "stage": state.stage.value,
+        "round": state.round,
+        "variants": format_variants(game.config.variants),
+        "positions": [str(b) for b in all_positions(game.config.variants)],
+        "max_coins": MAX_COINS_PER_ROUND,
+        "players": players,
+        "house_cents": game.house_cents,
+        "lights": {"bets_open": lights.bets_open, "open_number": lights.open_number},
+        "screen": text_lines(screen) if screen is not None else [],
+        "device_problem": device_problem,
+        "reading": None
+        if latest is None
+        else {"status": latest.status, "message": latest.message, "dice": list(latest.values), "source": latest.source},
+        "last_round": round_json(state.rounds[-1]) if state.rounds else None,
+        "recall": [round_json(r) for r in reversed(state.recall())],
+        "scoring": {"columns": list(scoring.columns), "rows": [list(r) for r in scoring.rows], "house": HOUSE_COLUMN},
+        "over": game.end_reason.value if state.stage.value == "over" and game.end_reason else None,
+    }

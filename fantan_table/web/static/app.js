@@ -1,0 +1,311 @@
+// The scorer's page. The server checks everything; this only draws the table and sends taps.
+"use strict";
+
+const SUIT_COLOURS = { suns: "#d9412b", moons: "#2d2d2d", crowns: "#2f8f46", arms: "#2c5fb3" };
+const TILE_CENTRE = { 0: [100, 100], 1: [220, 100], 2: [100, 220], 3: [220, 220] };
+const OUTER_CORNER = { 0: [42, 42], 1: [278, 42], 2: [42, 278], 3: [278, 278] };
+const SIDES = [[0, 1], [1, 3], [3, 2], [2, 0]];
+const CENTRE = [160, 160];
+const SVG = "http://www.w3.org/2000/svg";
+
+const params = new URLSearchParams(location.search);
+if (params.get("player")) {
+  localStorage.setItem("fantan-player", params.get("player"));
+  history.replaceState(null, "", "/");
+}
+const playerToken = localStorage.getItem("fantan-player");
+let state = null;
+
+function cookie(name) {
+  const found = document.cookie.split("; ").find((c) => c.startsWith(name + "="));
+  return found ? decodeURIComponent(found.split("=")[1]) : "";
+}
+
+async function send(path, body) {
+  const headers = { "Content-Type": "application/json", "X-CSRF-Token": cookie("fantan_csrf") };
+  if (playerToken) headers["X-Player-Token"] = playerToken;
+  const response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body || {}) });
+  const data = await response.json().catch(() => ({ error: "the table did not answer" }));
+  if (!response.ok) {
+    say(data.error || `refused (${response.status})`, true);
+    return null;
+  }
+  say("");
+  if (data.stage) render(data);
+  return data;
+}
+
+function say(text, isError) {
+  const el = document.getElementById("message");
+  el.textContent = text;
+  el.className = isError ? "error" : "";
+}
+
+function dollars(cents) {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  return `${sign}$${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+function node(tag, attrs, parent) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  if (parent) parent.appendChild(el);
+  return el;
+}
+
+// -- where each bet lies on the layout ------------------------------------------------------------------
+function spotOf(bet) {
+  const [kind, arg] = bet.split(":");
+  const nums = arg.split(/[->]/).map(Number);
+  if (kind === "number") return TILE_CENTRE[nums[0]];
+  if (kind === "corner" || kind === "strong-corner") {
+    const [x, y] = OUTER_CORNER[nums[0]];
+    return kind === "corner" ? [x, y] : [x + (x < 160 ? 16 : -16), y + (y < 160 ? 16 : -16)];
+  }
+  const [a, b] = nums.map((n) => TILE_CENTRE[n]);
+  const mid = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2];
+  if (kind === "diagonal") return nums.includes(0) ? [mid[0] - 14, mid[1] - 14] : [mid[0] + 14, mid[1] - 14];
+  if (kind === "strong-diagonal") {
+    const s = TILE_CENTRE[nums[0]];
+    return [mid[0] + (s[0] - mid[0]) * 0.3, mid[1] + (s[1] - mid[1]) * 0.3];
+  }
+  if (kind === "strong-side") return [mid[0] + (a[0] - mid[0]) * 0.35, mid[1] + (a[1] - mid[1]) * 0.35];
+  return mid;
+}
+
+function nearer(point, a, b) {
+  const d = (n) => Math.hypot(point[0] - TILE_CENTRE[n][0], point[1] - TILE_CENTRE[n][1]);
+  return d(a) <= d(b) ? [a, b] : [b, a];
+}
+
+function allowed(bet) {
+  return state && state.positions.includes(bet);
+}
+
+function tap(bet) {
+  if (!playerToken) return say("Open your player link (the banker has it) to bet.", true);
+  if (!allowed(bet)) return say(`${bet} is not allowed in this game (variants: ${state.variants})`, true);
+  send("/api/bets", { bet, coins: 1 });
+}
+
+function chooseDiagonal(point) {
+  const box = document.getElementById("diagonal-choice");
+  const strong = document.getElementById("strong").checked;
+  const options = strong ? ["strong-diagonal:0>3", "strong-diagonal:3>0", "strong-diagonal:1>2", "strong-diagonal:2>1"]
+    : ["diagonal:0-3", "diagonal:1-2"];
+  box.replaceChildren(...options.filter(allowed).map((bet) => {
+    const b = document.createElement("button");
+    b.textContent = bet;
+    b.onclick = () => { box.hidden = true; tap(bet); };
+    return b;
+  }));
+  if (!box.children.length) return say("diagonal bets are not allowed in this game", true);
+  box.hidden = false;
+}
+
+// -- drawing ----------------------------------------------------------------------------------------------
+function drawLayout() {
+  const tiles = document.getElementById("tiles");
+  const zones = document.getElementById("zones");
+  tiles.replaceChildren();
+  zones.replaceChildren();
+  const open = state.lights.open_number;
+  for (const n of [0, 1, 2, 3]) {
+    const [cx, cy] = TILE_CENTRE[n];
+    node("rect", { x: cx - 58, y: cy - 58, width: 116, height: 116, rx: 8,
+      class: "tile" + (open === n ? " lit" : ""), "data-tile": n }, tiles);
+    const label = node("text", { x: cx, y: cy + 14, class: "tile-number" }, tiles);
+    label.textContent = n;
+  }
+  const strong = () => document.getElementById("strong").checked;
+  const zone = (x, y, r, name, onTap) => {
+    const z = node("circle", { cx: x, cy: y, r, class: "zone", "data-zone": name }, zones);
+    z.addEventListener("click", (e) => onTap(svgPoint(e)));
+  };
+  for (const n of [0, 1, 2, 3]) {
+    zone(...TILE_CENTRE[n], 34, `number:${n}`, () => tap(`number:${n}`));
+    zone(...OUTER_CORNER[n], 26, `corner:${n}`, () => tap(strong() ? `strong-corner:${n}` : `corner:${n}`));
+  }
+  for (const [a, b] of SIDES) {
+    const [x, y] = [(TILE_CENTRE[a][0] + TILE_CENTRE[b][0]) / 2, (TILE_CENTRE[a][1] + TILE_CENTRE[b][1]) / 2];
+    zone(x, y, 22, `side:${a}-${b}`, (p) => {
+      if (!strong()) return tap(`side:${a}-${b}`);
+      const [s, w] = nearer(p, a, b);
+      tap(`strong-side:${s}>${w}`);
+    });
+  }
+  zone(...CENTRE, 20, "centre", chooseDiagonal);
+}
+
+function svgPoint(event) {
+  const svg = document.getElementById("layout");
+  const box = svg.getBoundingClientRect();
+  return [((event.clientX - box.left) / box.width) * 320, ((event.clientY - box.top) / box.height) * 320];
+}
+
+function drawCoins() {
+  const layer = document.getElementById("coins");
+  layer.replaceChildren();
+  const bySpot = new Map();
+  for (const p of state.players) {
+    for (const c of p.coins) {
+      const key = c.bet;
+      if (!bySpot.has(key)) bySpot.set(key, []);
+      bySpot.get(key).push({ player: p, coins: c.coins, bet: c.bet });
+    }
+  }
+  for (const [bet, stacks] of bySpot) {
+    const [x, y] = spotOf(bet);
+    stacks.forEach((stack, i) => {
+      const sx = x + (i - (stacks.length - 1) / 2) * 16;
+      const mine = state.me === stack.player.name;
+      const g = node("g", { class: "coin" + (mine ? " mine" : ""), "data-bet": bet, "data-player": stack.player.name }, layer);
+      for (let k = 0; k < stack.coins; k++) {
+        node("circle", { cx: sx, cy: y - k * 3, r: 9, fill: SUIT_COLOURS[stack.player.suit] }, g);
+      }
+      const t = node("text", { x: sx, y: y - (stack.coins - 1) * 3 + 4, class: "coin-count" }, g);
+      t.textContent = stack.coins;
+      const title = node("title", {}, g);
+      title.textContent = `${stack.player.name}: ${stack.coins} on ${bet}` + (mine ? " (tap to take one back)" : "");
+      if (mine) g.addEventListener("click", (e) => { e.stopPropagation(); send("/api/bets/remove", { bet, coins: 1 }); });
+    });
+  }
+}
+
+function drawStatus() {
+  const stageText = {
+    betting: "bets open", closed: "no more bets: lift the cup", check: "dice look unshaken: banker to confirm",
+    showing: "result", raided: "RAID: the table is closed", over: `game over: ${state.over}`,
+  }[state.stage];
+  document.getElementById("status").textContent = `Round ${state.round}: ${stageText}` +
+    (state.reading && state.reading.status !== "ok" && state.stage === "closed" ? ` (re-roll: ${state.reading.message})` : "") +
+    (state.device_problem ? ` [${state.device_problem}]` : "");
+  const me = state.players.find((p) => p.name === state.me);
+  document.getElementById("who").textContent = me
+    ? `You are ${me.name} (${me.suit}): ${dollars(me.balance_cents)}` + (me.is_banker ? ", banking this round" : "")
+    : "Watching. Open your player link to bet.";
+  document.getElementById("stake").textContent = me && state.stage === "betting"
+    ? `stake left this round: $${Math.min(state.max_coins - me.staked, Math.floor(me.balance_cents / 100) - me.staked)}`
+    : "";
+}
+
+function drawResult() {
+  const body = document.getElementById("result-body");
+  const last = state.last_round;
+  if (!last) return;
+  const mine = last.players.find((p) => p.player === state.me);
+  const head = last.voided ? `Round ${last.round} was void: every stake returned.`
+    : `Round ${last.round}: dice ${last.dice.join(" ")}, open ${last.open}.`;
+  const lines = last.players.map((p) => `<li>${escapeHtml(p.player)}: ${p.delta_cents > 0 ? "+" : ""}${dollars(p.delta_cents)} → ${dollars(p.balance_after_cents)}</li>`);
+  body.innerHTML = `<p class="big">${head}</p>` +
+    (mine ? `<p class="mine">You: ${mine.delta_cents > 0 ? "won" : mine.delta_cents < 0 ? "lost" : "even"} ${dollars(Math.abs(mine.delta_cents))}</p>` : "") +
+    `<ul>${lines.join("")}</ul>` +
+    (last.photo ? `<img class="photo" alt="The dice of round ${last.round}" src="/api/rounds/${last.round}/photo.jpg">` : "");
+}
+
+function drawScoring() {
+  const { columns, rows } = state.scoring;
+  const pad = document.getElementById("pad");
+  const head = `<tr><th>round</th>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("")}</tr>`;
+  const body = rows.map((row, i) => `<tr class="${i < rows.length - 1 ? "old" : "now"}"><td>${i || "start"}</td>` +
+    row.map((v) => `<td>${dollars(v)}</td>`).join("") + "</tr>").join("");
+  pad.innerHTML = head + body;
+}
+
+function drawRecall() {
+  document.getElementById("rounds").innerHTML = state.recall.map((r) =>
+    `<li value="${r.round}">${r.voided ? "void" : `dice ${r.dice.join(" ")} → open ${r.open}`}` +
+    (r.photo ? ` <a href="/api/rounds/${r.round}/photo.jpg" target="_blank">photo</a>` : "") + "</li>").join("");
+}
+
+function drawBanker() {
+  document.getElementById("login").hidden = state.banker;
+  document.getElementById("banker-tools").hidden = !state.banker;
+  const sim = document.getElementById("sim");
+  sim.hidden = !(state.banker && state.simulated);
+  if (!sim.hidden) {
+    const leds = document.getElementById("leds");
+    leds.innerHTML = [0, 1, 2, 3].map((n) => `<span class="led${state.lights.open_number === n ? " on" : ""}" title="tile ${n}">${n}</span>`).join("") +
+      `<span class="led green${state.lights.bets_open ? " on" : ""}" title="bets open">bets</span>`;
+    document.getElementById("oled").src = `/api/display.png?v=${Date.now()}`;
+    document.getElementById("camera").src = `/api/sim/camera.jpg?v=${Date.now()}`;
+  }
+  const setup = document.getElementById("setup-players");
+  if (!setup.children.length) {
+    const suits = ["suns", "moons", "crowns", "arms"];
+    setup.innerHTML = suits.map((s, i) => `<label>${s} <input name="player-${s}" value="${escapeHtml(state.players[i] ? state.players[i].name : "")}" placeholder="(empty seat)"></label>`).join("");
+  }
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
+}
+
+function render(next) {
+  state = next;
+  drawLayout();
+  drawCoins();
+  drawStatus();
+  drawResult();
+  drawScoring();
+  drawRecall();
+  drawBanker();
+}
+
+// -- banker controls --------------------------------------------------------------------------------------
+document.getElementById("login").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  if (await send("/api/banker/login", { pin: document.getElementById("pin").value })) refresh();
+});
+document.getElementById("logout").addEventListener("click", async () => { await send("/api/banker/logout"); refresh(); });
+for (const b of document.querySelectorAll("[data-action]")) {
+  b.addEventListener("click", () => send("/api/banker/action", { action: b.dataset.action }));
+}
+for (const b of document.querySelectorAll("[data-press]")) {
+  b.addEventListener("click", () => send("/api/sim/press", { button: b.dataset.press }));
+}
+document.getElementById("shake").addEventListener("click", () => send("/api/sim/shake", {}));
+document.getElementById("lift").addEventListener("click", () => send("/api/sim/lift", {}));
+document.getElementById("override").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const values = document.getElementById("dice").value.trim().split(/[\s,]+/).map(Number);
+  send("/api/banker/dice", { values });
+});
+document.getElementById("links").addEventListener("toggle", async (e) => {
+  if (!e.target.open) return;
+  const response = await fetch("/api/banker/players");
+  if (!response.ok) return;
+  const links = await response.json();
+  document.getElementById("link-list").innerHTML = links.map((l) =>
+    `<div class="link"><strong>${escapeHtml(l.name)}</strong> <a href="${l.link}">${escapeHtml(l.link)}</a><div class="qr">${l.qr_svg}</div></div>`).join("");
+});
+document.getElementById("setup").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const form = new FormData(e.target);
+  const players = ["suns", "moons", "crowns", "arms"]
+    .map((suit) => ({ name: (form.get(`player-${suit}`) || "").trim(), suit }))
+    .filter((p) => p.name);
+  send("/api/banker/game", {
+    players, starting_dollars: Number(form.get("starting_dollars")), variants: form.get("variants"),
+    banker: form.get("banker"), end: form.get("end"), end_rounds: Number(form.get("end_rounds")),
+    abandon: form.get("abandon") === "on",
+  });
+});
+
+// -- live state -------------------------------------------------------------------------------------------
+async function refresh() {
+  const headers = playerToken ? { "X-Player-Token": playerToken } : {};
+  const response = await fetch("/api/state", { headers });
+  if (response.ok) render(await response.json());
+}
+
+function listen() {
+  // EventSource cannot send headers: each event says "something changed", and the page asks for its view.
+  const events = new EventSource("/api/events");
+  events.onmessage = () => refresh();
+  events.onerror = () => { document.getElementById("status").textContent = "reconnecting…"; };
+}
+
+refresh();
+listen();

@@ -1,0 +1,90 @@
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fantan_table.rules.bets import Variant
+from fantan_table.rules.game import GameConfig, Player, Suit
+from fantan_table.table.banker_pin import hash_pin
+from fantan_table.table.config import load_config
+from fantan_table.table.hardware import open_devices
+from fantan_table.table.journal import Journal
+from fantan_table.table.night import Night
+from fantan_table.table.runner import TableRunner
+from fantan_table.table.table import Table
+from fantan_table.vision.profile import Profile
+from fantan_table.web.app import CSRF_COOKIE, WebContext, create_app
+from fantan_table.web.security import Keys, RateLimiter
+
+PIN = "2468"
+GAME = GameConfig(
+    players=(Player("Ann", Suit.SUNS), Player("Bob", Suit.MOONS), Player("Cy", Suit.CROWNS)),
+    variants=Variant.ALL,
+)
+
+
+@dataclass
+class Rig:
+    client: TestClient
+    ctx: WebContext
+
+    @property
+    def table(self) -> Table:
+        return self.ctx.night.table
+
+    def token(self, player: str) -> str:
+        return self.ctx.keys.player_token(player)
+
+    def post(self, path: str, body: Any = None, player: str | None = None, csrf: bool = True, raw: str | None = None):
+        headers = {}
+        if csrf:
+            headers["X-CSRF-Token"] = self.client.cookies.get(CSRF_COOKIE) or ""
+        if player is not None:
+            headers["X-Player-Token"] = self.token(player) if player in ("Ann", "Bob", "Cy") else player
+        content = raw if raw is not None else __import__("json").dumps(body if body is not None else {})
+        return self.client.post(path, content=content, headers=headers)
+
+    def login(self) -> None:
+        assert self.post("/api/banker/login", {"pin": PIN}).status_code == 200
+
+    def journal_length(self) -> int:
+        return len(self.table.journal.events())
+
+
+def make_context(state_dir: Path, runner_devices: bool, requests: RateLimiter | None = None) -> WebContext:
+    table = Table(Journal(state_dir), GAME)
+    runner = None
+    if runner_devices:
+        devices = open_devices(replace(load_config(None, "sim"), debounce_ms=0))
+        runner = TableRunner(table, devices, Profile(), still_frames=2)
+    keys = Keys(b"k" * 32, hash_pin(PIN, b"s" * 16))
+    return WebContext(
+        Night(state_dir, table, runner),
+        keys,
+        simulated=runner_devices,
+        requests=requests or RateLimiter(rate=10_000, burst=10_000),
+        logins=RateLimiter(rate=5 / 60, burst=5),
+    )
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    """The page over a simulated table whose loop runs, as under `fantan-table run --sim`."""
+    ctx = make_context(tmp_path / "state", runner_devices=True)
+    stop = threading.Event()
+    assert ctx.night.runner is not None
+    loop = threading.Thread(target=ctx.night.runner.run, args=(stop,), daemon=True)
+    loop.start()
+    with TestClient(create_app(ctx)) as client:
+        client.get("/")
+        yield Rig(client, ctx)
+    stop.set()
+    loop.join(timeout=5)
+    ctx.night.runner.devices.close()
+    ctx.night.table.journal.close()

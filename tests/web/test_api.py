@@ -1,0 +1,229 @@
+"""Every endpoint of the page's API, and every refusal the issue names: none of them changes the table."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from fantan_table.table.state import Stage
+from fantan_table.web.app import BANKER_COOKIE, create_app
+from fantan_table.web.security import RateLimiter
+
+from .conftest import PIN, Rig, make_context
+
+
+def test_the_page_sets_a_csrf_cookie_and_serves_its_assets(rig: Rig) -> None:
+    page = rig.client.get("/")
+    assert page.status_code == 200 and '<svg id="layout"' in page.text
+    assert rig.client.cookies.get("fantan_csrf")
+    assert rig.client.get("/static/app.js").headers["content-type"].startswith("text/javascript")
+    assert rig.client.get("/static/style.css").status_code == 200
+    assert rig.client.get("/static/../app.py").status_code == 404
+    assert rig.client.get("/static/nope.js").status_code == 404
+
+
+def test_the_state_is_public_and_knows_who_asks(rig: Rig) -> None:
+    anonymous = rig.client.get("/api/state").json()
+    assert anonymous["stage"] == "betting" and anonymous["me"] is None and not anonymous["banker"]
+    assert [p["name"] for p in anonymous["players"]] == ["Ann", "Bob", "Cy"]
+    mine = rig.client.get("/api/state", headers={"X-Player-Token": rig.token("Bob")}).json()
+    assert mine["me"] == "Bob"
+    assert rig.client.get("/api/state", headers={"X-Player-Token": "forged"}).json()["me"] is None
+
+
+def test_a_player_places_and_takes_back_their_own_coins(rig: Rig) -> None:
+    reply = rig.post("/api/bets", {"bet": "side:0-1", "coins": 2}, player="Ann")
+    assert reply.status_code == 200
+    ann = next(p for p in reply.json()["players"] if p["name"] == "Ann")
+    assert ann["coins"] == [{"bet": "side:0-1", "coins": 2}] and ann["staked"] == 2
+    assert rig.post("/api/bets/remove", {"bet": "side:0-1"}, player="Ann").status_code == 200
+    assert rig.table.state.game.coins_staked("Ann") == 1
+
+
+@pytest.mark.parametrize(
+    ("request_", "status", "message"),
+    [
+        ({"raw": "{not json", "player": "Ann"}, 400, "not valid JSON"),
+        ({"raw": "[1, 2]", "player": "Ann"}, 400, "must be a JSON object"),
+        ({"body": {"bet": "side:0-3"}, "player": "Ann"}, 400, "not a side"),
+        ({"body": {"bet": 7}, "player": "Ann"}, 400, "bet must be"),
+        ({"body": {"bet": "number:1", "coins": 0}, "player": "Ann"}, 400, "coins must be"),
+        ({"body": {"bet": "number:1", "coins": "2"}, "player": "Ann"}, 400, "coins must be"),
+        ({"body": {"bet": "number:1", "coins": 6}, "player": "Ann"}, 400, "coins must be"),
+        ({"body": {"bet": "number:1"}}, 401, "no player token"),
+        ({"body": {"bet": "number:1"}, "player": "f" * 32}, 403, "not valid"),
+        ({"body": {"bet": "number:1"}, "player": "Ann", "csrf": False}, 403, "CSRF"),
+    ],
+)
+def test_bad_bet_requests_are_refused_and_change_nothing(rig: Rig, request_: dict, status: int, message: str) -> None:
+    before = rig.journal_length()
+    reply = rig.post(
+        "/api/bets",
+        request_.get("body"),
+        player=request_.get("player"),
+        csrf=request_.get("csrf", True),
+        raw=request_.get("raw"),
+    )
+    assert reply.status_code == status and message in reply.json()["error"]
+    assert rig.journal_length() == before
+
+
+def test_a_wrong_csrf_token_is_refused(rig: Rig) -> None:
+    reply = rig.client.post(
+        "/api/bets", json={"bet": "number:1"}, headers={"X-CSRF-Token": "guess", "X-Player-Token": rig.token("Ann")}
+    )
+    assert reply.status_code == 403
+
+
+def test_another_players_token_cannot_move_my_coins(rig: Rig) -> None:
+    rig.post("/api/bets", {"bet": "number:2", "coins": 3}, player="Ann")
+    before = rig.journal_length()
+    reply = rig.post("/api/bets/remove", {"bet": "number:2", "coins": 3}, player="Bob")
+    assert reply.status_code == 409 and "Bob has 0 coin" in reply.json()["error"]
+    assert rig.table.state.game.coins_staked("Ann") == 3 and rig.journal_length() == before
+
+
+def test_betting_after_no_more_bets_is_a_409(rig: Rig) -> None:
+    rig.login()
+    assert rig.post("/api/banker/action", {"action": "close"}).status_code == 200
+    before = rig.journal_length()
+    reply = rig.post("/api/bets", {"bet": "number:1"}, player="Cy")
+    assert reply.status_code == 409 and "betting is closed" in reply.json()["error"]
+    assert rig.journal_length() == before
+
+
+def test_stake_rules_are_the_rules_cores(rig: Rig) -> None:
+    assert rig.post("/api/bets", {"bet": "number:1", "coins": 5}, player="Ann").status_code == 200
+    reply = rig.post("/api/bets", {"bet": "number:2"}, player="Ann")
+    assert reply.status_code == 409 and "at most 5" in reply.json()["error"]
+
+
+def test_banker_actions_need_the_pin(rig: Rig) -> None:
+    before = rig.journal_length()
+    assert rig.post("/api/banker/action", {"action": "close"}).status_code == 401
+    assert rig.post("/api/banker/dice", {"values": [1, 2, 3, 4]}).status_code == 401
+    assert rig.post("/api/banker/login", {"pin": "0000"}).status_code == 401
+    assert rig.client.get("/api/banker/players").status_code == 401
+    assert rig.journal_length() == before
+    rig.login()
+    assert rig.client.get("/api/state").json()["banker"]
+    rig.post("/api/banker/logout")
+    assert not rig.client.get("/api/state").json()["banker"]
+
+
+def test_a_forged_banker_cookie_is_not_a_session(rig: Rig) -> None:
+    rig.client.cookies.set(BANKER_COOKIE, f"{int(time.time())}.{'0' * 64}")
+    assert rig.post("/api/banker/action", {"action": "close"}).status_code == 401
+
+
+def test_the_banker_runs_a_round_by_hand(rig: Rig) -> None:
+    rig.login()
+    rig.post("/api/bets", {"bet": "number:2", "coins": 2}, player="Bob")
+    assert rig.post("/api/banker/action", {"action": "close"}).status_code == 200
+    assert rig.post("/api/banker/dice", {"values": "1 2 3"}).status_code == 400
+    reply = rig.post("/api/banker/dice", {"values": [0, 0, 1, 1]})
+    assert reply.status_code == 200 and reply.json()["last_round"]["open"] == 2
+    assert reply.json()["last_round"]["source"] == "hand"
+    bob = next(p for p in reply.json()["players"] if p["name"] == "Bob")
+    assert bob["balance_cents"] == 5600
+    assert rig.post("/api/banker/action", {"action": "dance"}).status_code == 400
+    assert rig.post("/api/banker/action", {"action": "next"}).json()["stage"] == "betting"
+
+
+def test_void_raid_and_resume(rig: Rig) -> None:
+    rig.login()
+    rig.post("/api/bets", {"bet": "number:3", "coins": 4}, player="Cy")
+    rig.post("/api/banker/action", {"action": "raid"})
+    assert rig.client.get("/api/state").json()["stage"] == "raided"
+    assert rig.post("/api/bets", {"bet": "number:1"}, player="Ann").status_code == 409
+    rig.post("/api/banker/action", {"action": "resume"})
+    rig.post("/api/banker/action", {"action": "close"})
+    reply = rig.post("/api/banker/action", {"action": "void", "reason": "a die fell off"})
+    assert reply.json()["last_round"]["voided"] and rig.table.state.game.balance("Cy") == 5000
+
+
+def test_a_new_game_is_refused_mid_game_unless_abandoned(rig: Rig, tmp_path: Path) -> None:
+    rig.login()
+    rig.post("/api/banker/action", {"action": "close"})
+    rig.post("/api/banker/dice", {"values": [1, 1, 1, 1]})
+    setup = {"players": [{"name": "Dee", "suit": "arms"}, {"name": "Eve", "suit": "suns"}], "starting_dollars": 20}
+    assert rig.post("/api/banker/game", setup).status_code == 409
+    bad = rig.post("/api/banker/game", {**setup, "players": [{"name": "Dee", "suit": "arms"}], "abandon": True})
+    assert bad.status_code == 400 and "2 to 4 players" in bad.json()["error"]
+    reply = rig.post("/api/banker/game", {**setup, "abandon": True, "banker": "rotating", "rotate_every": 2})
+    assert reply.status_code == 200 and [p["name"] for p in reply.json()["players"]] == ["Dee", "Eve"]
+    assert reply.json()["players"][0]["balance_cents"] == 2000 and reply.json()["round"] == 1
+    assert len(list((tmp_path / "state" / "nights").iterdir())) == 1
+
+
+def test_player_links_carry_their_token_and_a_qr_code(rig: Rig) -> None:
+    rig.login()
+    links = rig.client.get("/api/banker/players").json()
+    assert [link["name"] for link in links] == ["Ann", "Bob", "Cy"]
+    assert links[1]["link"].endswith(f"/?player={rig.token('Bob')}") and links[1]["qr_svg"].startswith("<svg")
+
+
+def test_the_scoring_table_downloads_as_csv(rig: Rig) -> None:
+    rig.login()
+    rig.post("/api/banker/action", {"action": "close"})
+    rig.post("/api/banker/dice", {"values": [2, 2, 2, 2]})
+    reply = rig.client.get("/api/scoring.csv")
+    assert reply.headers["content-disposition"].startswith("attachment")
+    assert reply.text.splitlines() == ["round,Ann,Bob,Cy", "0,50.00,50.00,50.00", "1,50.00,50.00,50.00"]
+
+
+def test_the_simulated_table_from_the_page_and_its_photo(rig: Rig) -> None:
+    rig.login()
+    rig.post("/api/bets", {"bet": "side:0-1"}, player="Ann")
+    assert rig.post("/api/sim/press", {"button": "no_more_bets"}).json()["stage"] == "closed"
+    assert rig.post("/api/sim/press", {"button": "flip"}).status_code == 400
+    assert rig.post("/api/sim/shake", {"values": [0, 1, 2, 4]}).status_code == 200
+    assert rig.client.get("/api/sim/camera.jpg").headers["content-type"] == "image/jpeg"
+    rig.post("/api/sim/lift")
+    deadline = time.monotonic() + 10
+    while rig.table.state.stage is not Stage.SHOWING and time.monotonic() < deadline:
+        time.sleep(0.05)
+    state = rig.client.get("/api/state").json()
+    assert state["last_round"] is not None, (state["stage"], state["reading"], state["screen"])
+    assert state["last_round"]["open"] == 3 and state["lights"]["open_number"] == 3
+    photo = rig.client.get(f"/api/rounds/{state['last_round']['round']}/photo.jpg")
+    assert photo.status_code == 200 and photo.content[:2] == b"\xff\xd8"
+    assert rig.client.get("/api/rounds/99/photo.jpg").status_code == 404
+    png = rig.client.get("/api/display.png")
+    assert png.status_code == 200 and png.content[:4] == b"\x89PNG"
+    assert rig.post("/api/sim/teleport").status_code == 404
+
+
+def test_sim_controls_are_refused_on_real_hardware(tmp_path: Path) -> None:
+    ctx = make_context(tmp_path / "state", runner_devices=False)
+    with TestClient(create_app(ctx)) as client:
+        client.get("/")
+        csrf = {"X-CSRF-Token": client.cookies.get("fantan_csrf")}
+        client.post("/api/banker/login", json={"pin": PIN}, headers=csrf)
+        assert client.post("/api/sim/lift", json={}, headers=csrf).status_code == 404
+        assert client.get("/api/display.png").status_code == 404
+    ctx.night.table.journal.close()
+
+
+def test_too_many_requests_are_slowed_down(tmp_path: Path) -> None:
+    ctx = make_context(tmp_path / "state", runner_devices=False, requests=RateLimiter(rate=0.001, burst=5))
+    with TestClient(create_app(ctx)) as client:
+        codes = [client.get("/api/state").status_code for _ in range(8)]
+    assert codes[:5] == [200] * 5 and codes[5:] == [429] * 3
+    ctx.night.table.journal.close()
+
+
+def test_pin_guessing_is_limited(rig: Rig) -> None:
+    codes = [rig.post("/api/banker/login", {"pin": f"{n:04d}"}).status_code for n in range(7)]
+    assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
+
+
+def test_live_events_stream_the_state(rig: Rig) -> None:
+    with rig.client.stream("GET", "/api/events") as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data: "):
+                assert '"stage": "betting"' in line
+                break
