@@ -25,6 +25,7 @@ import qrcode.image.svg
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from PIL import Image
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..devices.display.draw import draw
 from ..devices.pins import ButtonName
@@ -83,6 +84,10 @@ def create_app(ctx: WebContext) -> FastAPI:
     @app.exception_handler(Refusal)
     async def refused(request: Request, refusal: Refusal) -> Response:
         return _error(refusal.status, refusal.message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        return _error(exc.status_code, f"{request.method} {request.url.path}: {exc.detail}")
 
     # -- the page --------------------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse)

@@ -58,7 +58,7 @@ function node(tag, attrs, parent) {
 function spotOf(bet) {
   const [kind, arg] = bet.split(":");
   const nums = arg.split(/[->]/).map(Number);
-  if (kind === "number") return TILE_CENTRE[nums[0]];
+  if (kind === "number") return [TILE_CENTRE[nums[0]][0], TILE_CENTRE[nums[0]][1] + 34];  // below the numeral
   if (kind === "corner" || kind === "strong-corner") {
     const [x, y] = OUTER_CORNER[nums[0]];
     return kind === "corner" ? [x, y] : [x + (x < 160 ? 16 : -16), y + (y < 160 ? 16 : -16)];
@@ -158,11 +158,11 @@ function drawCoins() {
   for (const [bet, stacks] of bySpot) {
     const [x, y] = spotOf(bet);
     stacks.forEach((stack, i) => {
-      const sx = x + (i - (stacks.length - 1) / 2) * 16;
+      const sx = x + (i - (stacks.length - 1) / 2) * 22;
       const mine = state.me === stack.player.name;
       const g = node("g", { class: "coin" + (mine ? " mine" : ""), "data-bet": bet, "data-player": stack.player.name }, layer);
       for (let k = 0; k < stack.coins; k++) {
-        node("circle", { cx: sx, cy: y - k * 3, r: 9, fill: SUIT_COLOURS[stack.player.suit] }, g);
+        node("circle", { cx: sx, cy: y - k * 3, r: 12, fill: SUIT_COLOURS[stack.player.suit] }, g);
       }
       const t = node("text", { x: sx, y: y - (stack.coins - 1) * 3 + 4, class: "coin-count" }, g);
       t.textContent = stack.coins;
@@ -243,6 +243,7 @@ function escapeHtml(text) {
 }
 
 function render(next) {
+  if (state && (state.stage !== next.stage || state.round !== next.round)) say("");  // old news
   state = next;
   drawLayout();
   drawCoins();

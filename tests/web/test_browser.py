@@ -1,0 +1,111 @@
+"""The page in a real browser (Debian's headless Chromium, driven by Playwright): a player taps the layout on a
+phone-sized screen, the banker closes betting and lifts the simulated cup, and everyone sees the settled round.
+
+A screenshot of the page at phone width is kept in test-artifacts/ for a person to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from fantan_table.web.server import WebServer
+
+from .conftest import PIN, make_context
+
+CHROMIUM = os.environ.get("FANTAN_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[tuple[str, object]]:
+    ctx = make_context(tmp_path / "state", runner_devices=True)
+    stop = threading.Event()
+    assert ctx.night.runner is not None
+    loop = threading.Thread(target=ctx.night.runner.run, args=(stop,), daemon=True)
+    loop.start()
+    web = WebServer(ctx, "127.0.0.1", 0)
+    web.start()
+    yield f"http://127.0.0.1:{web.port}", ctx
+    web.stop()
+    stop.set()
+    loop.join(timeout=5)
+    ctx.night.runner.devices.close()
+    ctx.night.table.journal.close()
+
+
+@pytest.fixture
+def browser() -> Iterator[Browser]:
+    assert Path(CHROMIUM).exists(), f"no Chromium at {CHROMIUM}: .ci/run installs Debian's chromium package"
+    with sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
+
+
+def tap(page: Page, zone: str) -> None:
+    """Tap a spot near its edge: its middle may hold one's own coins, and tapping those takes one back."""
+    page.locator(f'[data-zone="{zone}"]').click(position={"x": 6, "y": 18})
+
+
+def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
+    url, ctx = server
+    banker = browser.new_page(viewport={"width": 1100, "height": 900})
+    banker.goto(url)
+    banker.fill("#pin", PIN)
+    banker.click("#login button")
+    expect(banker.locator("#banker-tools")).to_be_visible()
+    expect(banker.locator("#sim")).to_be_visible()
+
+    phone = browser.new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    phone.goto(f"{url}/?player={ctx.keys.player_token('Ann')}")
+    expect(phone.locator("#who")).to_contain_text("You are Ann")
+    tap(phone, "number:1")
+    tap(phone, "number:1")
+    tap(phone, "side:0-1")
+    mine = phone.locator('g.coin[data-player="Ann"]')
+    expect(mine).to_have_count(2)
+    expect(phone.locator("#stake")).to_contain_text("$2")
+    phone.locator('g.coin[data-player="Ann"][data-bet="side:0-1"]').click()  # take it back
+    expect(mine).to_have_count(1)
+    phone.check("#strong")
+    tap(phone, "corner:3")
+    expect(phone.locator('g.coin[data-player="Ann"][data-bet="strong-corner:3"]')).to_have_count(1)
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "phone-betting.png"), full_page=True)
+
+    banker.click('[data-press="no_more_bets"]')
+    expect(phone.locator("#status")).to_contain_text("no more bets")
+    phone.uncheck("#strong")
+    tap(phone, "number:2")
+    expect(phone.locator("#message")).to_contain_text("betting is closed")
+
+    banker.click("#shake")
+    banker.click("#lift")
+    expect(phone.locator("#status")).to_contain_text("result", timeout=15_000)
+    state = ctx.night.table.state
+    record = state.rounds[-1]
+    expect(phone.locator("#result-body")).to_contain_text(f"open {record.report.open_number}")
+    ann = next(s for s in record.report.players if s.player == "Ann")
+    rows = phone.locator("#pad tr")
+    expect(rows).to_have_count(3)  # header, start, round 1
+    expect(phone.locator("#pad tr.old")).to_have_count(1)  # the starting totals, struck through
+    dollars = f"${ann.balance_after_cents // 100}.{ann.balance_after_cents % 100:02d}"
+    expect(phone.locator("#pad tr.now")).to_contain_text(dollars)
+    expect(banker.locator("#leds .led.on")).to_have_count(1)
+    expect(phone.locator(f'rect.tile.lit[data-tile="{record.report.open_number}"]')).to_have_count(1)
+    phone.screenshot(path=str(ARTIFACTS / "phone-result.png"), full_page=True)
