@@ -106,6 +106,7 @@ class EndReason(enum.Enum):
     BANKER_BANKRUPT = "the bank is bankrupt"
     RAID = "the house was raided by the police"
     NOBODY_CAN_BET = "nobody is left who can bet"
+    ENDED = "the banker ended the game"
 
 
 def is_bankrupt(balance_cents: int) -> bool:
@@ -367,6 +368,13 @@ class Game:
             self.phase, self.end_reason = Phase.OVER, EndReason.TIME
             return True
         return False
+
+    def end(self) -> None:
+        """Stop here, as the table agrees: between rounds, with no coin on the layout."""
+        self._require(Phase.BETTING, "end the game")
+        if any(self._wagers.values()):
+            raise GameError("coins are on the layout: take them back, or play the round first")
+        self.phase, self.end_reason = Phase.OVER, EndReason.ENDED
 
     # -- the police --------------------------------------------------------------------------
     def raid(self) -> None:

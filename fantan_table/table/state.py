@@ -221,6 +221,11 @@ class TableState:
         if self.stage is Stage.BETTING and self.game.finish_if_due(event.at):
             self.stage = Stage.OVER
 
+    def _on_ended(self, data: dict[str, Any], event: Event) -> None:
+        self._require(Stage.BETTING, "end the game")
+        self.game.end()
+        self.stage = Stage.OVER
+
     def _on_raid(self, data: dict[str, Any], event: Event) -> None:
         self.game.raid()
         self._before_raid, self.stage = self.stage, Stage.RAIDED

@@ -131,6 +131,10 @@ class Table:
     def next_round(self) -> None:
         self._do("next", {})
 
+    def end_game(self) -> None:
+        """The banker ends the game between rounds; the final scoring table stays on show."""
+        self._do("ended", {})
+
     def raid(self) -> None:
         self._do("raid", {})
 

@@ -204,6 +204,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         actions: dict[str, Callable[[], None]] = {
             "close": table.close_bets,
             "next": table.next_round,
+            "end": table.end_game,
             "raid": table.raid,
             "resume": table.resume,
             "confirm": table.confirm,

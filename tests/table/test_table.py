@@ -228,3 +228,14 @@ def test_every_result_is_journaled_before_anyone_sees_it(table: Table) -> None:
     showing = [count for stage, count in seen if stage is Stage.SHOWING]
     settled_at = kinds(table).index("settled") + 1
     assert showing and all(count >= settled_at for count in showing)
+
+
+def test_the_banker_ends_the_game_between_rounds_only(table: Table) -> None:
+    table.place("Ann", "number:1")
+    with pytest.raises(GameError, match="coins are on the layout"):
+        table.end_game()
+    table.remove("Ann", "number:1")
+    table.end_game()
+    assert table.state.stage is Stage.OVER and table.state.game.end_reason.value == "the banker ended the game"
+    with pytest.raises(GameError):
+        table.place("Ann", "number:1")

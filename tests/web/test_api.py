@@ -227,3 +227,11 @@ def test_live_events_stream_the_state(rig: Rig) -> None:
             if line.startswith("data: "):
                 assert '"stage": "betting"' in line
                 break
+
+
+def test_the_banker_ends_the_game_and_the_final_table_stays(rig: Rig) -> None:
+    rig.login()
+    reply = rig.post("/api/banker/action", {"action": "end"})
+    assert reply.status_code == 200 and reply.json()["stage"] == "over"
+    assert reply.json()["over"] == "the banker ended the game"
+    assert rig.post("/api/bets", {"bet": "number:1"}, player="Ann").status_code == 409
