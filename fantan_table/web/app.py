@@ -36,6 +36,8 @@ from ..table.codec import game_from_json
 from ..table.history import write_scoring_csv
 from ..table.night import Night
 from ..table.table import TableError
+from ..vision.annotate import annotate
+from ..vision.reader import DieReading, Reading, Status
 from .security import Keys, RateLimiter
 from .snapshot import snapshot
 
@@ -145,13 +147,13 @@ def create_app(ctx: WebContext) -> FastAPI:
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             raise Refusal(404, f"the photo of round {number} is missing from {path.parent}")
-        for die in record.reading.dice:
-            box = cv2.boxPoints((die.center, (die.side, die.side), die.angle)).astype(np.int32)
-            cv2.polylines(frame, [box], True, (60, 220, 60), 3, cv2.LINE_AA)
-            label = "?" if die.value is None else str(die.value)
-            at = (int(die.center[0] - die.side / 2), int(die.center[1] - die.side / 2 - 8))
-            cv2.putText(frame, label, at, cv2.FONT_HERSHEY_SIMPLEX, 1.2, (60, 220, 60), 3, cv2.LINE_AA)
-        return _jpeg(frame)
+        seen = record.reading
+        reading = Reading(
+            Status.OK if seen.ok else Status.UNSURE,
+            tuple(DieReading(d.value, d.center, (d.center, (d.side, d.side), d.angle), 1.0) for d in seen.dice),
+            seen.message,
+        )
+        return _jpeg(annotate(frame, reading))
 
     @app.get("/api/display.png")
     async def display() -> Response:
