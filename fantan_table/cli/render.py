@@ -37,6 +37,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--size is WIDTHxHEIGHT, like 1280x960 (got {args.size!r})") from None
     if args.n < 1 or not 1 <= args.dice <= 12 or width < 160 or height < 120:
         raise UsageError("--n must be at least 1, --dice 1 to 12, and --size at least 160x120")
+    if args.style == "piecepack" and args.faces != "piecepack":
+        raise UsageError("--style piecepack draws real piecepack dice, whose faces are 0 to 5: use --faces piecepack")
     args.out.mkdir(parents=True, exist_ok=True)
     labels, truth = [], {}
     for i in tqdm(range(args.n), desc="rendering", unit="picture", disable=None, file=sys.stderr):

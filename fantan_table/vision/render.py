@@ -28,7 +28,17 @@ DIE_STYLES: Final[dict[str, tuple[tuple[int, int, int], tuple[int, int, int]]]] 
     "green": ((70, 150, 40), (245, 245, 245)),
     "blue": ((170, 90, 30), (245, 245, 245)),
 }
-STYLE_CHOICES: Final = ("pips", "ivory", "colour", "mixed")
+#: Real piecepack dice: a light die with the faces in its suit's colour (blank null, the suit symbol as ace,
+#: numerals 2-5). Which suit is part of the style's name.
+PIECEPACK_SUITS: Final[dict[str, tuple[int, int, int]]] = {
+    "suns": (40, 50, 190),
+    "moons": (35, 32, 30),
+    "crowns": (60, 135, 35),
+    "arms": (160, 85, 25),
+}
+PIECEPACK_BODY: Final = (214, 236, 242)
+PIECEPACK_FACES: Final = (0, 1, 2, 3, 4, 5)
+STYLE_CHOICES: Final = ("pips", "ivory", "colour", "mixed", "piecepack")
 
 _SURFACE_COLOURS: Final[dict[Surface, tuple[int, int, int]]] = {
     "felt": (50, 95, 30),
@@ -81,6 +91,8 @@ def render_scene(
     """Draw ``values`` (0..6 pips each) as dice on a table; what is not given is drawn from ``seed``."""
     if style not in STYLE_CHOICES:
         raise ValueError(f"style must be one of {', '.join(STYLE_CHOICES)} (got {style!r})")
+    if style == "piecepack" and any(v not in PIECEPACK_FACES for v in values):
+        raise ValueError(f"piecepack dice show 0 (blank) to 5 (got {list(values)})")
     if any(v not in PIP_LAYOUTS for v in values):
         raise ValueError(f"pipped dice show 0 to 6 pips (got {list(values)})")
     rng = np.random.default_rng(seed)
@@ -178,6 +190,8 @@ def _place_dice(
     placed: list[tuple[np.ndarray, np.ndarray]] = []  # (outline in pixels, pose)
     dice: list[TruthDie] = []
     cup = np.array([width / 2, height / 2]) + rng.uniform(-0.08, 0.08, 2) * (width, height)
+    # A piecepack has one die of each suit: the four dice under the cup are the four suits.
+    suits = [list(PIECEPACK_SUITS)[k] for k in rng.permutation(len(PIECEPACK_SUITS))] if style == "piecepack" else []
     spread = 0.26 * min(width, height)
     for i, value in enumerate(values):
         s = side * rng.uniform(0.95, 1.05)
@@ -202,9 +216,8 @@ def _place_dice(
         else:
             raise RuntimeError(f"could not place die {i + 1} of {len(values)} in {width}x{height}: dice too large")
         placed.append((poly, pose))
-        dice.append(
-            TruthDie(value, (float(center[0]), float(center[1])), s, angle % 90, _choose_style(rng, style, surface))
-        )
+        die_style = f"piecepack-{suits[i % len(suits)]}" if suits else _choose_style(rng, style, surface)
+        dice.append(TruthDie(value, (float(center[0]), float(center[1])), s, angle % 90, die_style))
     return placed, dice
 
 
@@ -237,7 +250,9 @@ def _draw_die(
     rng: np.random.Generator, image: np.ndarray, placed: tuple[np.ndarray, np.ndarray], die: TruthDie
 ) -> None:
     poly, pose = placed
-    body, pip = (np.array(c, np.float32) for c in DIE_STYLES[die.style])
+    suit = die.style.removeprefix("piecepack-") if die.style.startswith("piecepack-") else None
+    colours = (PIECEPACK_BODY, PIECEPACK_SUITS[suit]) if suit else DIE_STYLES[die.style]
+    body, pip = (np.array(c, np.float32) for c in colours)
     body = body * rng.uniform(0.9, 1.08)
     s = die.side
     # work in a window around the die (and its shadow) only
@@ -268,12 +283,15 @@ def _draw_die(
     face = body[None, None, :] * (shade * (1 - 0.25 * edge))[..., None]
     view[:] = view * (1 - mask[..., None]) + face * mask[..., None]
 
-    layer = np.zeros((vh, vw), np.float32)
-    radius = PIP_RADIUS * s * rng.uniform(0.9, 1.1)
-    circle = np.asarray(cv2.ellipse2Poly((0, 0), (100, 100), 0, 0, 360, 10), np.float32) / 100 * radius
-    for u, v in PIP_LAYOUTS[die.value]:
-        p = pose @ np.array([(u - 0.5) * s, (v - 0.5) * s], np.float32) + center
-        cv2.fillPoly(layer, [np.round((circle @ pose.T + p) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
+    if suit is not None:
+        layer = _piecepack_face(die.value, suit, pose, center, s, (vw, vh))
+    else:
+        layer = np.zeros((vh, vw), np.float32)
+        radius = PIP_RADIUS * s * rng.uniform(0.9, 1.1)
+        circle = np.asarray(cv2.ellipse2Poly((0, 0), (100, 100), 0, 0, 360, 10), np.float32) / 100 * radius
+        for u, v in PIP_LAYOUTS[die.value]:
+            p = pose @ np.array([(u - 0.5) * s, (v - 0.5) * s], np.float32) + center
+            cv2.fillPoly(layer, [np.round((circle @ pose.T + p) * 16).astype(np.int32)], 1.0, cv2.LINE_AA, shift=4)
     view[:] = view * (1 - layer[..., None]) + pip[None, None, :] * layer[..., None]
 
     if rng.random() < 0.3:  # glare: a small bright highlight, sometimes right on a pip
@@ -282,6 +300,55 @@ def _draw_die(
         cv2.circle(glare, (int(spot[0]), int(spot[1])), max(2, int(0.05 * s)), 1.0, -1, cv2.LINE_AA)
         glare = cv2.GaussianBlur(glare, (0, 0), 0.02 * s) * mask
         view[:] = view + (255 - view) * 0.8 * glare[..., None]
+
+
+FACE_CANVAS = 96
+"""Piecepack faces are drawn upright on a square canvas of this many pixels, then laid onto the die."""
+
+
+def piecepack_mark(value: int, suit: str) -> np.ndarray:
+    """A piecepack die's face, upright, as a float mask on a ``FACE_CANVAS`` square.
+
+    0 is blank, 1 the suit's symbol, 2 to 5 numerals.
+    """
+    n = FACE_CANVAS
+    canvas = np.zeros((n, n), np.uint8)
+    c = n // 2
+    if value == 1:
+        if suit == "suns":
+            cv2.circle(canvas, (c, c), int(0.17 * n), 255, -1, cv2.LINE_AA)
+            for k in range(8):
+                a = k * math.pi / 4
+                inner, outer = 0.23 * n, 0.34 * n
+                start = (int(c + inner * math.cos(a)), int(c + inner * math.sin(a)))
+                end = (int(c + outer * math.cos(a)), int(c + outer * math.sin(a)))
+                cv2.line(canvas, start, end, 255, max(2, n // 24), cv2.LINE_AA)
+        elif suit == "moons":
+            cv2.circle(canvas, (c, c), int(0.3 * n), 255, -1, cv2.LINE_AA)
+            cv2.circle(canvas, (c + int(0.14 * n), c - int(0.08 * n)), int(0.26 * n), 0, -1, cv2.LINE_AA)
+        elif suit == "crowns":
+            points = [(0.22, 0.7), (0.22, 0.32), (0.36, 0.5), (0.5, 0.26), (0.64, 0.5), (0.78, 0.32), (0.78, 0.7)]
+            cv2.fillPoly(canvas, [np.array([(x * n, y * n) for x, y in points], np.int32)], 255, cv2.LINE_AA)
+        else:  # arms: a shield
+            points = [(0.26, 0.24), (0.74, 0.24), (0.74, 0.5), (0.5, 0.78), (0.26, 0.5)]
+            cv2.fillPoly(canvas, [np.array([(x * n, y * n) for x, y in points], np.int32)], 255, cv2.LINE_AA)
+    elif value >= 2:
+        text, font, thickness = str(value), cv2.FONT_HERSHEY_DUPLEX, max(2, n // 12)
+        scale = 0.55 * n / cv2.getTextSize(text, font, 1.0, thickness)[0][1]
+        (w, h), _ = cv2.getTextSize(text, font, scale, thickness)
+        cv2.putText(canvas, text, (c - w // 2, c + h // 2), font, scale, 255, thickness, cv2.LINE_AA)
+    return canvas.astype(np.float32) / 255
+
+
+def _piecepack_face(
+    value: int, suit: str, pose: np.ndarray, center: np.ndarray, side: float, size: tuple[int, int]
+) -> np.ndarray:
+    """The face's mark laid onto the die: canvas (u, v) -> pose @ ((u / N - 0.5) * side, ...) + centre."""
+    scale = side / FACE_CANVAS
+    linear = pose * scale
+    shift = center - linear @ np.array([FACE_CANVAS / 2, FACE_CANVAS / 2], np.float32)
+    matrix = np.hstack([linear, shift[:, None]]).astype(np.float32)
+    return cv2.warpAffine(piecepack_mark(value, suit), matrix, size, flags=cv2.INTER_LINEAR)
 
 
 def _draw_distractors(

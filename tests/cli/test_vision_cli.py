@@ -58,3 +58,10 @@ def test_bad_labels_and_profiles_exit_2(tmp_path, capsys):
     assert "nope.png is not in" in capsys.readouterr().err
     assert main(["read", "x.png", "--profile", str(tmp_path / "none.toml")]) == 2
     assert "no such profile file" in capsys.readouterr().err
+
+
+def test_render_draws_real_piecepack_dice_and_refuses_pips_on_them(tmp_path, capsys):
+    assert main(["render", "--out", str(tmp_path / "pp"), "--n", "2", "--seed", "3", "--style", "piecepack"]) == 0
+    assert (tmp_path / "pp" / "scene_0002.png").exists()
+    assert main(["render", "--out", str(tmp_path / "x"), "--n", "1", "--style", "piecepack", "--faces", "d6"]) == 2
+    assert "use --faces piecepack" in capsys.readouterr().err

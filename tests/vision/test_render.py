@@ -53,3 +53,65 @@ def test_impossible_faces_are_refused(values):
 def test_too_many_dice_for_the_picture_is_an_error():
     with pytest.raises(RuntimeError, match="could not place"):
         render_scene([1] * 40, 1, size=(320, 240), die_side=60)
+
+
+# -- real piecepack dice -------------------------------------------------------------------------------------
+def test_piecepack_scenes_have_one_die_of_each_suit_and_are_repeatable() -> None:
+    import numpy as np
+
+    from fantan_table.vision.render import render_scene
+
+    first = render_scene([0, 1, 2, 5], 11, style="piecepack")
+    again = render_scene([0, 1, 2, 5], 11, style="piecepack")
+    assert np.array_equal(first.image, again.image)
+    assert sorted(d.style for d in first.dice) == [
+        "piecepack-arms",
+        "piecepack-crowns",
+        "piecepack-moons",
+        "piecepack-suns",
+    ]
+
+
+def test_piecepack_faces_blank_symbol_and_numerals() -> None:
+    import numpy as np
+
+    from fantan_table.vision.render import PIECEPACK_SUITS, piecepack_mark
+
+    assert piecepack_mark(0, "suns").max() == 0  # the null face is blank
+    aces = {suit: piecepack_mark(1, suit) > 0.5 for suit in PIECEPACK_SUITS}
+    numerals = {v: piecepack_mark(v, "suns") > 0.5 for v in (2, 3, 4, 5)}
+    marks = [*aces.values(), *numerals.values()]
+    assert all(m.sum() > 0.03 * m.size for m in marks), "every mark covers a fair part of the face"
+    for i, a in enumerate(marks):
+        for b in marks[i + 1 :]:
+            assert (a ^ b).sum() > 0.02 * a.size, "no two faces look alike"
+    assert np.array_equal(numerals[3], piecepack_mark(3, "moons") > 0.5)  # numerals differ by colour only
+
+
+def test_piecepack_marks_are_drawn_in_their_suits_colour() -> None:
+    import numpy as np
+
+    from fantan_table.vision.render import PIECEPACK_SUITS, render_scene
+
+    scene = render_scene([2, 2, 2, 2], 5, style="piecepack", surface="felt", distractors=False)
+    for die in scene.dice:
+        x, y, r = int(die.center[0]), int(die.center[1]), int(die.side * 0.3)
+        patch = scene.image[y - r : y + r, x - r : x + r].reshape(-1, 3).astype(float)
+        darkest = patch[np.argsort(patch.sum(axis=1))[:20]].mean(axis=0)
+        suit = die.style.removeprefix("piecepack-")
+        nearest = min(PIECEPACK_SUITS, key=lambda s: np.linalg.norm(np.array(PIECEPACK_SUITS[s]) - darkest))
+        assert nearest == suit, (suit, darkest)
+
+
+def test_the_pip_reader_is_never_sure_of_a_piecepack_die_it_cannot_read() -> None:
+    """Numerals and suit symbols are no pip pattern: without a calibrated profile the answer is 'unsure'."""
+    import numpy as np
+
+    from fantan_table.vision.reader import Status, read_dice
+    from fantan_table.vision.render import random_faces, render_scene
+
+    for i in range(40):
+        values = random_faces(np.random.default_rng([i, 3]), 4, (0, 1, 2, 3, 4, 5))
+        reading = read_dice(render_scene(values, 70_000 + i, style="piecepack").image, None, 4)
+        if reading.status is Status.OK:
+            assert sorted(reading.values) == sorted(values), (i, values, reading.values)
