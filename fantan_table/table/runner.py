@@ -126,8 +126,9 @@ class TableRunner:
         reading = read_dice(frame, self.profile, self.expect)
         decided = reading if force else self.watcher.feed(reading)
         if decided is None:
-            if self.watcher.armed and reading.dice and self._override is None:
-                self._show([Reading(self.table.state.round)])
+            if self._override is None:  # the cup is off and the dice are settling, or the cup is (back) on
+                counting = self.watcher.armed and len(reading.dice) == self.expect
+                self._show([Reading(self.table.state.round)] if counting else screens_for(self.table.state))
             return
         self.watcher.disarm()
         if self.table.state.stage is Stage.CHECK:  # a new roll after the unshaken warning replaces the old one
