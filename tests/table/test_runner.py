@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from fantan_table.devices.camera import CameraError
-from fantan_table.devices.display.screens import Blank, Problem, Result
+from fantan_table.devices.display.screens import BetsClosed, Blank, Problem, Reading, Result
 from fantan_table.devices.display.simulated import SimulatedDisplay
 from fantan_table.devices.pins import ButtonName, LedName
 from fantan_table.table.hardware import Devices
@@ -60,7 +60,10 @@ def test_a_round_from_buttons_and_the_cup(rig) -> None:
     assert table.state.stage is Stage.CLOSED and not sim.lit(LedName.BETS_OPEN)
     camera.shake([1, 2, 3, 4], scene_seed=11)
     runner.step()
-    assert table.state.stage is Stage.CLOSED  # the cup is still down
+    assert table.state.stage is Stage.CLOSED and screen(devices) == BetsClosed(1)  # the cup is still down
+    camera.lift()
+    runner.step()  # the first frame after the lift: the dice are still rolling (blurred)
+    assert screen(devices) in (BetsClosed(1), Reading(1))
     camera.lift()
     until(runner, lambda: table.state.stage is Stage.SHOWING)
     assert screen(devices) == Result(1, table.state.rounds[-1].reading.values, 2)
