@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from ..tomlfile import check, read_toml
+from .faces import FaceModel
 
 
 class ProfileError(ValueError):
@@ -48,6 +49,8 @@ class Profile:
     """x0, y0, x1, y1 in frame pixels: the only part of the frame where dice can be."""
     empty: np.ndarray | None = field(default=None, compare=False, repr=False)
     """A frame of the empty table (BGR), for finding dice by difference; from the profile's ``empty`` key."""
+    faces: FaceModel | None = field(default=None, compare=False, repr=False)
+    """Learned faces (dice without pips); from the profile's ``[faces] model`` key. None: count pips."""
     source: str = "built-in defaults"
 
     def with_empty(self, frame: np.ndarray | None) -> Profile:
@@ -69,6 +72,7 @@ _KEYS: dict[tuple[str, str], tuple[str, Any]] = {
     ("table", "body_colour"): ("body_colour", float),
     ("table", "roi"): ("roi", "box"),
     ("table", "empty"): ("empty", str),
+    ("faces", "model"): ("faces", str),
 }
 _SECTIONS = list(dict.fromkeys(section for section, _ in _KEYS))
 
@@ -98,6 +102,8 @@ def load_profile(path: str | Path | None) -> Profile:
             name, kind = _KEYS[(table, key)]
             if name == "empty":
                 empty_frame = _read_empty(path.parent / check(value, kind, where, ProfileError), where)
+            elif name == "faces":
+                values["faces"] = _read_faces(path.parent / check(value, kind, where, ProfileError), where)
             else:
                 values[name] = check(value, kind, where, ProfileError)
     profile = Profile(**values)
@@ -128,6 +134,13 @@ def _validate(p: Profile, path: Path) -> None:
     for key, bad, must_be in limits:
         if bad:
             raise ProfileError(f"{path}: {key}: out of range, must be {must_be}")
+
+
+def _read_faces(file: Path, where: str) -> FaceModel:
+    try:
+        return FaceModel.load(file)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ProfileError(f"{where}: cannot read the learned faces {file}: {exc}") from None
 
 
 def _read_empty(file: Path, where: str) -> np.ndarray:

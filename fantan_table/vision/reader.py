@@ -437,8 +437,10 @@ def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile
     center = full_box[0]
     if problem:
         return DieReading(None, center, full_box, 0.0, problem)
-    value, confidence, pip_problem = count_pips(face_crop(frame, box, scale), profile)
-    return DieReading(value, center, full_box, confidence, pip_problem)
+    face = face_crop(frame, box, scale)
+    read = profile.faces.classify if profile.faces is not None else lambda f: count_pips(f, profile)
+    value, confidence, face_problem = read(face)
+    return DieReading(value, center, full_box, confidence, face_problem)
 
 
 def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, str | None]:

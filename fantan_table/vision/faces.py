@@ -1,0 +1,110 @@
+"""Learned faces: dice whose faces are not pips (real piecepack dice: a blank null, the suit's symbol as
+ace, numerals 2-5), told apart by comparing each top face with faces shown to the camera during
+calibration.
+
+A face is reduced to an *ink map*: how far each pixel's colour lies from the face's own body colour
+(Lab distance, on a small square crop, the rim left out). That is the same under any light level
+and any suit colour, and a blank face has none. A die's box gives its face upright up to a quarter
+turn, so each learned face is kept in its four quarter turns and a face is matched against all of
+them (normalised correlation). The answer keeps the reader's discipline: ``unsure`` unless the best
+match is good and clearly better than the best match of any other value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+INK_PX = 24
+"""Faces are compared as ink maps of this many pixels square."""
+RIM = 0.12
+"""Leave this share of the face's width at each edge out: rounded edges and shadows, not the face's mark."""
+MIN_MATCH = 0.75
+"""The least correlation with a learned face for a reading."""
+MIN_MARGIN = 0.06
+"""How much better the best value's match must be than any other value's."""
+
+
+def ink_map(face: np.ndarray) -> np.ndarray:
+    """How far each pixel of an upright square face crop (BGR) is from the face's body colour, rim left out."""
+    small = cv2.resize(face, (INK_PX, INK_PX), interpolation=cv2.INTER_AREA)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
+    rim = round(RIM * INK_PX)
+    inner = lab[rim : INK_PX - rim, rim : INK_PX - rim]
+    body = np.median(inner.reshape(-1, 3), axis=0)
+    return np.linalg.norm(inner - body, axis=2)
+
+
+def _unit(ink: np.ndarray) -> np.ndarray:
+    centred = ink - ink.mean()
+    norm = float(np.linalg.norm(centred))
+    return centred / norm if norm > 0 else centred
+
+
+@dataclass(frozen=True)
+class FaceModel:
+    templates: np.ndarray
+    """(faces x 4 quarter turns x pixels): each learned face's ink map, centred and of unit length."""
+    values: np.ndarray
+    """The value each learned face stands for."""
+    names: tuple[str, ...]
+    """Which die and face each was learned from, e.g. "suns 1", for reports."""
+    blank_ink: float
+    """A face whose strongest ink is below this is blank (the null, 0)."""
+
+    @classmethod
+    def learn(cls, faces: Sequence[np.ndarray], values: Sequence[int], names: Sequence[str]) -> FaceModel:
+        """Learn from upright crops of faces with their values; blank faces (0) set the ink threshold."""
+        inks = [ink_map(f) for f in faces]
+        strength = np.array([_strength(ink) for ink in inks])
+        values_array = np.asarray(values, np.int64)
+        blank, marked = strength[values_array == 0], strength[values_array != 0]
+        if not len(blank) or not len(marked):
+            raise ValueError("learning faces needs the blank face (0) and the marked ones: show the camera both")
+        blank_ink = float((blank.max() + marked.min()) / 2)
+        keep = values_array != 0
+        turns = [[_unit(np.rot90(ink, k)).ravel() for k in range(4)] for ink, k_ in zip(inks, keep, strict=True) if k_]
+        return cls(
+            np.asarray(turns, np.float32).reshape(-1, 4, (INK_PX - 2 * round(RIM * INK_PX)) ** 2),
+            values_array[keep],
+            tuple(n for n, k in zip(names, keep, strict=True) if k),
+            blank_ink,
+        )
+
+    def classify(self, face: np.ndarray) -> tuple[int | None, float, str | None]:
+        """(value, confidence, problem) for an upright square crop of a top face."""
+        ink = ink_map(face)
+        if _strength(ink) < self.blank_ink:
+            return 0, 1.0, None
+        scores = (self.templates @ _unit(ink).ravel()).max(axis=1)
+        best = int(np.argmax(scores))
+        value = int(self.values[best])
+        others = scores[self.values != value]
+        margin = float(scores[best] - others.max()) if len(others) else 1.0
+        if scores[best] < MIN_MATCH:
+            return None, float(scores[best]), f"the face matches no learned face well ({scores[best]:.2f})"
+        if margin < MIN_MARGIN:
+            rival = int(self.values[self.values != value][int(np.argmax(others))])
+            return None, float(margin), f"the face looks like {value} and {rival} alike"
+        return value, round(min(1.0, margin / (2 * MIN_MARGIN)), 3), None
+
+    def save(self, path: Path) -> None:
+        np.savez_compressed(
+            path, templates=self.templates, values=self.values, names=np.array(self.names), blank_ink=self.blank_ink
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> FaceModel:
+        with np.load(path, allow_pickle=False) as data:
+            return cls(
+                data["templates"], data["values"], tuple(str(n) for n in data["names"]), float(data["blank_ink"])
+            )
+
+
+def _strength(ink: np.ndarray) -> float:
+    """How strongly a face is marked: its strongest ink, past stray specks of noise."""
+    return float(np.percentile(ink, 97))
