@@ -23,6 +23,11 @@ def percent(value: Fraction, places: int = 4) -> str:
     return f"{scaled.quantize(Decimal(1).scaleb(-places)):f}%"
 
 
+def percent_of(rate: float) -> str:
+    """A rate from 0 to 1 as a percentage with two decimals: ``0.993`` -> ``"99.30%"``."""
+    return f"{100 * rate:.2f}%"
+
+
 def print_json(obj: Any) -> None:
     print(json.dumps(obj, ensure_ascii=False))
 

@@ -148,3 +148,30 @@ def _read_empty(file: Path, where: str) -> np.ndarray:
     if frame is None:
         raise ProfileError(f"{where}: cannot read the empty-table picture {file}")
     return frame
+
+
+def save_profile(profile: Profile, folder: Path, empty: str | None = None, faces: str | None = None) -> Path:
+    """Write ``profile`` as ``folder/profile.toml``; ``empty`` and ``faces`` name files already in ``folder``."""
+    sections: dict[str, list[str]] = {}
+    for (section, key), (name, _) in _KEYS.items():
+        if name == "empty":
+            value: Any = empty
+        elif name == "faces":
+            value = faces
+        else:
+            value = getattr(profile, name)
+        if value is None:
+            continue
+        if isinstance(value, tuple):
+            text = "[" + ", ".join(repr(v) for v in value) + "]"
+        elif isinstance(value, str):
+            text = f'"{value}"'
+        else:
+            text = repr(value)
+        sections.setdefault(section, []).append(f"{key} = {text}")
+    body = "\n\n".join(f"[{section}]\n" + "\n".join(lines) for section, lines in sections.items())
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "profile.toml"
+    path.write_text(f"# Written by fantan-table calibrate; every key is explained in calibration/profiles/default.\n\n"
+                    f"{body}\n", encoding="utf-8")
+    return path

@@ -87,8 +87,12 @@ def render_scene(
     touching: bool | None = None,
     distractors: bool | None = None,
     die_side: float | None = None,
+    suits: tuple[str, ...] | None = None,
 ) -> RenderedScene:
-    """Draw ``values`` (0..6 pips each) as dice on a table; what is not given is drawn from ``seed``."""
+    """Draw ``values`` (0..6 pips each) as dice on a table; what is not given is drawn from ``seed``.
+
+    ``suits`` names the piecepack dice's suits in order (style "piecepack"; otherwise one die of each, shuffled).
+    """
     if style not in STYLE_CHOICES:
         raise ValueError(f"style must be one of {', '.join(STYLE_CHOICES)} (got {style!r})")
     if style == "piecepack" and any(v not in PIECEPACK_FACES for v in values):
@@ -103,7 +107,7 @@ def render_scene(
     side = die_side or float(rng.uniform(0.065, 0.085) * width)
 
     image = _surface(rng, surface, width, height)
-    dice_polys, dice = _place_dice(rng, values, side, width, height, touching, style, surface)
+    dice_polys, dice = _place_dice(rng, values, side, width, height, touching, style, surface, suits)
     if distractors:
         _draw_distractors(rng, image, dice_polys, side)
     for poly, die in zip(dice_polys, dice, strict=True):
@@ -185,6 +189,7 @@ def _place_dice(
     touching: bool,
     style: str,
     surface: Surface,
+    chosen_suits: tuple[str, ...] | None = None,
 ) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[TruthDie]]:
     """Lay the dice where a lifted cup leaves them, none overlapping; some lying against another when ``touching``."""
     placed: list[tuple[np.ndarray, np.ndarray]] = []  # (outline in pixels, pose)
@@ -192,6 +197,7 @@ def _place_dice(
     cup = np.array([width / 2, height / 2]) + rng.uniform(-0.08, 0.08, 2) * (width, height)
     # A piecepack has one die of each suit: the four dice under the cup are the four suits.
     suits = [list(PIECEPACK_SUITS)[k] for k in rng.permutation(len(PIECEPACK_SUITS))] if style == "piecepack" else []
+    suits = list(chosen_suits) if chosen_suits and suits else suits
     spread = 0.26 * min(width, height)
     for i, value in enumerate(values):
         s = side * rng.uniform(0.95, 1.05)

@@ -1,0 +1,195 @@
+"""``fantan-table calibrate``: tune a reader profile to this table from labelled pictures, learn dice faces
+without pips, and measure the result on pictures kept aside.
+
+    fantan-table calibrate --images DIR [--empty FILE] [--faces DIR] --out PROFILE_DIR [--json]
+
+DIR holds labels.csv as for ``eval``; every fourth picture is kept aside for the measurement. --faces
+holds captures of each face of each die, one die per picture, named DIE_VALUE_N.png (suns_0_1.png
+is the suns die's blank face, first capture). The profile, the learned faces, a copy of the empty
+table, and a report (report.html with confusion.png and a picture of every mistake) go to PROFILE_DIR.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import shutil
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from ..vision.annotate import annotate
+from ..vision.calibrate import CalibrationError, Picture, Result, calibrate, learn_faces
+from ..vision.dataset import DatasetError, read_labels
+from ..vision.evaluate import MISSED, Report
+from ..vision.profile import save_profile
+from .common import UsageError, load_reader_profile, percent_of, print_json
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "calibrate",
+        help="tune the dice reader to this table",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("--images", type=Path, required=True, metavar="DIR", help="labelled pictures of rolls")
+    p.add_argument("--empty", type=Path, metavar="FILE", help="a picture of the empty table")
+    p.add_argument("--faces", type=Path, metavar="DIR", help="captures of each face of each die (DIE_VALUE_N.png)")
+    p.add_argument("--out", type=Path, required=True, metavar="PROFILE_DIR", help="where the profile goes")
+    p.add_argument("--from", dest="start", type=Path, metavar="P", help="the profile to start from (default: built-in)")
+    p.add_argument("--expect", type=int, default=4, metavar="N", help="dice in each roll (default 4)")
+    p.add_argument("--json", action="store_true", help="the figures as one JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    profile = load_reader_profile(args.start)
+    try:
+        samples = read_labels(args.images)
+    except DatasetError as exc:
+        raise UsageError(str(exc)) from None
+    if args.empty is not None:
+        empty = cv2.imread(str(args.empty), cv2.IMREAD_COLOR)
+        if empty is None:
+            raise UsageError(f"--empty {args.empty}: not a picture; capture the table with nothing on it")
+        profile = profile.with_empty(empty)
+    quiet = args.json or None
+    pictures = []
+    for sample in tqdm(samples, desc="loading", unit="picture", file=sys.stderr, disable=quiet):
+        frame = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise UsageError(f"{sample.image}: not a picture OpenCV can read")
+        if profile.empty is not None and profile.empty.shape != frame.shape:
+            raise UsageError(
+                f"--empty is {profile.empty.shape[1]}x{profile.empty.shape[0]} but {sample.image.name} "
+                f"is {frame.shape[1]}x{frame.shape[0]}: capture both with the same camera settings"
+            )
+        pictures.append(Picture(sample.image.name, frame, sample.values))
+    try:
+        if args.faces is not None:
+            if not args.faces.is_dir():
+                raise UsageError(f"--faces {args.faces}: no such folder")
+            captures = [p for p in args.faces.iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg")]
+            profile = replace(profile, faces=learn_faces(captures, profile))
+        with tqdm(desc="tuning", unit="parameter", file=sys.stderr, disable=quiet) as bar:
+
+            def step(what: str) -> None:
+                bar.set_postfix_str(what)
+                bar.update()
+
+            result = calibrate(pictures, profile, args.expect, step)
+    except CalibrationError as exc:
+        raise UsageError(str(exc)) from None
+    _write(result, args)
+    summary = _summary(result, args)
+    if args.json:
+        print_json(summary)
+    else:
+        h = result.holdout
+        print(f"profile written to {args.out / 'profile.toml'} (report: {args.out / 'report.html'})")
+        print(
+            f"held-aside pictures: {h.scenes}; exact scenes {percent_of(h.exact_scene_rate)}, per die "
+            f"{percent_of(h.per_die_accuracy)}, wrong when sure {percent_of(h.wrong_when_ok_rate)}, "
+            f"{h.ms_mean:.1f} ms a frame"
+        )
+        print("changed: " + ("; ".join(result.changes) or "nothing (the starting profile was best)"))
+        print(f"{result.evaluations} trials in {result.seconds:.0f} s")
+    return 0
+
+
+def _summary(result: Result, args: argparse.Namespace) -> dict[str, object]:
+    return {
+        "profile": str(args.out / "profile.toml"),
+        "train": result.train.as_json(),
+        "holdout": result.holdout.as_json(),
+        "changes": result.changes,
+        "learned_faces": len(result.profile.faces.names) if result.profile.faces is not None else 0,
+        "trials": result.evaluations,
+        "seconds": round(result.seconds, 1),
+    }
+
+
+def _write(result: Result, args: argparse.Namespace) -> None:
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    empty_name = faces_name = None
+    if args.empty is not None:
+        empty_name = "empty" + args.empty.suffix.lower()
+        shutil.copyfile(args.empty, out / empty_name)
+    if result.profile.faces is not None:
+        faces_name = "faces.npz"
+        result.profile.faces.save(out / faces_name)
+    save_profile(result.profile, out, empty_name, faces_name)
+    cv2.imwrite(str(out / "confusion.png"), _confusion_picture(result.holdout))
+    mistakes = out / "mistakes"
+    shutil.rmtree(mistakes, ignore_errors=True)
+    mistakes.mkdir()
+    for picture, reading in result.mistakes:
+        cv2.imwrite(str(mistakes / (Path(picture.name).stem + ".jpg")), annotate(picture.frame, reading))
+    (out / "report.json").write_text(json.dumps(_summary(result, args), indent=2), encoding="utf-8")
+    (out / "report.html").write_text(_html(result), encoding="utf-8")
+
+
+def _confusion_picture(report: Report) -> np.ndarray:
+    """True values down, values read across (then 'missed'); darker cells hold more dice."""
+    values = sorted(
+        {t for t, _ in report.confusion if t != -1} | {r for _, r in report.confusion if isinstance(r, int)}
+    )
+    columns: list[int | str] = [*values, MISSED]
+    cell, margin = 48, 70
+    image = np.full((margin + cell * len(values), margin + cell * len(columns), 3), 255, np.uint8)
+    top = max([1, *report.confusion.values()])
+    for i, truth in enumerate(values):
+        cv2.putText(image, str(truth), (30, margin + i * cell + 30), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (0, 0, 0), 2)
+        for j, read in enumerate(columns):
+            n = report.confusion.get((truth, read), 0)
+            x, y = margin + j * cell, margin + i * cell
+            shade = int(255 - 200 * n / top)
+            colour = (shade, shade, 255) if n and read != truth else (shade, 255, shade) if n else (250, 250, 250)
+            cv2.rectangle(image, (x, y), (x + cell - 2, y + cell - 2), colour, -1)
+            if n:
+                cv2.putText(image, str(n), (x + 6, y + 30), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 1)
+    for j, read in enumerate(columns):
+        label = str(read) if read != MISSED else "miss"
+        cv2.putText(image, label, (margin + j * cell + 4, 45), cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 0, 0), 1)
+    cv2.putText(image, "true \\ read", (4, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1)
+    return image
+
+
+def _html(result: Result) -> str:
+    h, t = result.holdout, result.train
+    rows = "".join(
+        f"<tr><td>{html.escape(label)}</td><td>{percent_of(getattr(t, key))}</td>"
+        f"<td>{percent_of(getattr(h, key))}</td></tr>"
+        for label, key in (
+            ("exact scenes", "exact_scene_rate"),
+            ("per die", "per_die_accuracy"),
+            ("read (ok)", "coverage"),
+            ("wrong when sure", "wrong_when_ok_rate"),
+        )
+    )
+    mistakes = "".join(
+        f'<figure><img src="mistakes/{html.escape(Path(p.name).stem)}.jpg" width="480">'
+        f"<figcaption>{html.escape(p.name)}: rolled {' '.join(map(str, p.values))}; "
+        f"{html.escape(r.status.value)} {html.escape(r.message)}</figcaption></figure>"
+        for p, r in result.mistakes
+    )
+    changes = "".join(f"<li>{html.escape(c)}</li>" for c in result.changes) or "<li>nothing</li>"
+    return f"""<!doctype html><html lang="en"><meta charset="utf-8"><title>Calibration report</title>
+<style>body{{font-family:system-ui,sans-serif;max-width:60rem;margin:auto;padding:1rem}}
+td,th{{padding:.2rem .6rem;text-align:right}} figure{{display:inline-block;margin:.5rem}}</style>
+<h1>Calibration report</h1>
+<p>{t.scenes} pictures tuned on, {h.scenes} kept aside; {result.evaluations} trials in {result.seconds:.0f} s;
+{h.ms_mean:.1f} ms a frame (p95 {h.ms_p95:.1f} ms).</p>
+<table><tr><th></th><th>tuned on</th><th>kept aside</th></tr>{rows}</table>
+<h2>What changed</h2><ul>{changes}</ul>
+<h2>Confusion on the pictures kept aside</h2><img src="confusion.png" alt="confusion matrix">
+<h2>Every mistake ({len(result.mistakes)})</h2>{mistakes or "<p>none</p>"}
+</html>
+"""

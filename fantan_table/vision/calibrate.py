@@ -1,0 +1,205 @@
+"""Calibration: tune the reader's profile to one table from labelled pictures of it, learn faces without pips,
+and measure the result on pictures kept aside.
+
+The search changes one parameter at a time over a few candidate values (coordinate search), keeping a
+change only when it reads more scenes exactly on the training pictures; a wrong reading the reader was
+sure of costs ten right ones. A candidate is dropped as soon as it can no longer beat the best, which
+keeps calibration to a minute or two for a couple of hundred pictures.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from .evaluate import Outcome, Report
+from .faces import FaceModel
+from .profile import Profile
+from .reader import Status, face_crop, read_dice
+
+HOLDOUT_EVERY = 4
+"""Every fourth picture (in name order) is kept aside to measure the result honestly."""
+WRONG_COST = 10
+MIN_CAPTURES = 2
+"""Captures needed of each face of each die."""
+FACE_NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<value>[0-6])(?:_.*)?$")
+WIDE_SIZES = (0.015, 0.3)
+"""Die sizes searched before the table's own are known (shares of the frame width)."""
+
+#: profile field -> candidate values; pip settings are searched only when dice are read by their pips.
+SEARCH: dict[str, tuple[Any, ...]] = {
+    "body_lightness": (12.0, 18.0, 24.0, 32.0, 40.0),
+    "body_colour": (10.0, 16.0, 22.0, 30.0),
+    "min_solidity": (0.8, 0.9, 0.95, 0.98),
+    "max_aspect": (1.2, 1.3, 1.45, 1.6),
+    "min_squareness": (0.55, 0.62, 0.7),
+}
+PIP_SEARCH: dict[str, tuple[Any, ...]] = {
+    "pattern_tolerance": (0.12, 0.14, 0.17, 0.2),
+    "pip_contrast": (30.0, 45.0, 60.0),
+    "pip_area": ((0.25, 2.3), (0.4, 2.3), (0.5, 2.3)),
+}
+
+
+class CalibrationError(ValueError):
+    """Input calibration cannot use; the message says what to capture or fix."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    name: str
+    frame: np.ndarray
+    values: tuple[int, ...]
+
+
+@dataclass
+class Result:
+    profile: Profile
+    train: Report
+    holdout: Report
+    changes: list[str] = field(default_factory=list)
+    """The parameters the search changed, in words."""
+    evaluations: int = 0
+    seconds: float = 0.0
+    mistakes: list[tuple[Picture, Any]] = field(default_factory=list)
+    """Held-aside pictures read wrong or not read, with their readings."""
+
+
+def split(pictures: Sequence[Picture]) -> tuple[list[Picture], list[Picture]]:
+    ordered = sorted(pictures, key=lambda p: p.name)
+    holdout = [p for i, p in enumerate(ordered) if i % HOLDOUT_EVERY == HOLDOUT_EVERY - 1]
+    train = [p for i, p in enumerate(ordered) if i % HOLDOUT_EVERY != HOLDOUT_EVERY - 1]
+    if not train or not holdout:
+        raise CalibrationError(
+            f"{len(pictures)} labelled pictures are too few: capture at least {HOLDOUT_EVERY} rolls "
+            "(better a hundred or more), so that some can be kept aside to measure the result"
+        )
+    return train, holdout
+
+
+# -- learned faces ------------------------------------------------------------------------------------
+def learn_faces(captures: Iterable[Path], profile: Profile) -> FaceModel:
+    """Learn each die's faces from pictures named ``DIE_VALUE[_anything].png``, one die in each."""
+    crops: dict[tuple[str, int], list[np.ndarray]] = {}
+    wide = replace(profile, die_size=WIDE_SIZES, faces=None)
+    for path in sorted(captures):
+        match = FACE_NAME.match(path.stem)
+        if match is None:
+            raise CalibrationError(
+                f"{path.name}: name a face capture DIE_VALUE_N (e.g. suns_3_1.png: the suns die showing 3)"
+            )
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:
+            raise CalibrationError(f"{path}: not a picture OpenCV can read")
+        dice = [d for d in read_dice(frame, wide).dice if d.problem is None or "pip" in d.problem]
+        if len(dice) != 1:
+            found = "no die" if not dice else f"{len(dice)} dice"
+            raise CalibrationError(f"{path.name}: {found} found; show the camera one die at a time, flat on the table")
+        crops.setdefault((match["die"], int(match["value"])), []).append(face_crop(frame, dice[0].box))
+    if not crops:
+        raise CalibrationError("no face captures found: capture each face of each die (e.g. suns_0_1.png ...)")
+    dice_names = sorted({die for die, _ in crops})
+    values = sorted({value for _, value in crops})
+    if 0 not in values:
+        raise CalibrationError("no captures of the blank face (0): capture it for each die, e.g. suns_0_1.png")
+    for die in dice_names:
+        for value in values:
+            have = len(crops.get((die, value), []))
+            if have < MIN_CAPTURES:
+                raise CalibrationError(
+                    f"the {die} die showing {value}: {have} capture(s), {MIN_CAPTURES} needed; "
+                    f"capture it again, e.g. {die}_{value}_{have + 1}.png"
+                )
+    faces, labels, names = [], [], []
+    for (die, value), shots in sorted(crops.items()):
+        faces += shots
+        labels += [value] * len(shots)
+        names += [f"{die} {value}"] * len(shots)
+    return FaceModel.learn(faces, labels, names)
+
+
+# -- the search ---------------------------------------------------------------------------------------
+def measure(
+    profile: Profile, pictures: Sequence[Picture], expect: int | None, give_up_below: float | None = None
+) -> Report | None:
+    """The reader's figures on ``pictures``; None as soon as its score cannot reach ``give_up_below``."""
+    report = Report()
+    n = len(pictures)
+    for seen, picture in enumerate(pictures, 1):
+        start = time.perf_counter()
+        reading = read_dice(picture.frame, profile, expect)
+        ms = (time.perf_counter() - start) * 1000
+        report.add(
+            Outcome(picture.values, reading.values, reading.status is Status.OK, ms, len(reading.dice), picture.name)
+        )
+        best_possible = (report.exact + (n - seen) - WRONG_COST * report.wrong_when_ok) / n
+        if give_up_below is not None and best_possible <= give_up_below:
+            return None
+    return report
+
+
+def score(report: Report) -> float:
+    return (report.exact - WRONG_COST * report.wrong_when_ok) / max(1, report.scenes)
+
+
+def die_sizes(profile: Profile, pictures: Sequence[Picture], expect: int | None) -> tuple[float, float] | None:
+    """The range of die sizes on this table, from the pictures whose dice are all found at any size."""
+    wide = replace(profile, die_size=WIDE_SIZES)
+    sides = []
+    for picture in pictures:
+        reading = read_dice(picture.frame, wide, expect)
+        if len(reading.dice) == len(picture.values):
+            sides += [min(d.box[1]) / picture.frame.shape[1] for d in reading.dice]
+    if len(sides) < 4:
+        return None
+    low, high = np.percentile(sides, [2, 98])
+    return (round(float(low) * 0.75, 4), round(min(0.9, float(high) * 1.35), 4))
+
+
+def calibrate(
+    pictures: Sequence[Picture],
+    start: Profile,
+    expect: int | None,
+    progress: Callable[[str], None] = lambda _: None,
+) -> Result:
+    began = time.perf_counter()
+    train, holdout = split(pictures)
+    profile, evaluations = start, 0
+    sizes = die_sizes(profile, train, expect)
+    if sizes is not None:
+        profile = replace(profile, die_size=sizes)
+    best = measure(profile, train, expect)
+    assert best is not None
+    evaluations += 1
+    search = dict(SEARCH) | ({} if profile.faces is not None else PIP_SEARCH)
+    for name, candidates in search.items():
+        progress(f"tuning {name}")
+        for value in candidates:
+            if value == getattr(profile, name):
+                continue
+            trial = replace(profile, **{name: value})
+            report = measure(trial, train, expect, give_up_below=score(best))
+            evaluations += 1
+            if report is not None and score(report) > score(best):
+                best, profile = report, trial
+    changes = [
+        f"{name}: {getattr(start, name)} -> {getattr(profile, name)}"
+        for name in ("die_size", *search)
+        if getattr(start, name) != getattr(profile, name)
+    ]
+    final = measure(profile, holdout, expect)
+    assert final is not None
+    mistakes = []
+    for picture in holdout:
+        reading = read_dice(picture.frame, profile, expect)
+        right = reading.status is Status.OK and sorted(reading.values) == sorted(picture.values)
+        if not right:
+            mistakes.append((picture, reading))
+    return Result(profile, best, final, changes, evaluations, time.perf_counter() - began, mistakes)

@@ -1,0 +1,144 @@
+"""Calibration from labelled rolls and face captures: it writes a profile that reads real piecepack dice, a
+report, and stops on bad input with a message saying what to capture."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from fantan_table.cli import main
+from fantan_table.vision.dataset import write_labels
+from fantan_table.vision.profile import Profile, load_profile, save_profile
+from fantan_table.vision.reader import Status, read_dice
+from fantan_table.vision.render import PIECEPACK_SUITS, random_faces, render_scene
+
+
+def write_rolls(folder: Path, n: int, seed: int = 0) -> None:
+    folder.mkdir(parents=True)
+    samples = []
+    for i in range(n):
+        values = random_faces(np.random.default_rng([seed, i]), 4, (0, 1, 2, 3, 4, 5))
+        scene = render_scene(values, 310_000 + seed * 1000 + i, style="piecepack", size=(960, 720))
+        cv2.imwrite(str(folder / f"roll_{i:03d}.png"), scene.image)
+        samples.append((f"roll_{i:03d}.png", scene.values))
+    write_labels(folder, samples)
+
+
+def write_faces(folder: Path, per_face: int = 2) -> None:
+    folder.mkdir(parents=True)
+    for s, suit in enumerate(PIECEPACK_SUITS):
+        for value in range(6):
+            for k in range(per_face):
+                scene = render_scene(
+                    [value],
+                    420_000 + 100 * s + 10 * value + k,
+                    style="piecepack",
+                    suits=(suit,),
+                    size=(960, 720),
+                    distractors=False,
+                )
+                cv2.imwrite(str(folder / f"{suit}_{value}_{k + 1}.png"), scene.image)
+
+
+@pytest.fixture(scope="module")
+def table_set(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("calibration")
+    write_rolls(root / "rolls", 24)
+    write_faces(root / "faces")
+    return root
+
+
+def test_calibration_learns_piecepack_dice_and_reports(table_set: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = table_set / "profile"
+    args = ["calibrate", "--images", str(table_set / "rolls"), "--faces", str(table_set / "faces"), "--out", str(out)]
+    assert main([*args, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["holdout"]["scenes"] == 6 and summary["train"]["scenes"] == 18
+    assert summary["holdout"]["wrong_when_ok"] == 0 and summary["learned_faces"] == 4 * 5 * 2
+    for name in ("profile.toml", "faces.npz", "report.html", "confusion.png", "report.json"):
+        assert (out / name).is_file(), name
+    assert len(list((out / "mistakes").iterdir())) == round(6 * (1 - summary["holdout"]["exact_scene_rate"]))
+    profile = load_profile(out)
+    assert profile.faces is not None
+    scene = render_scene([5, 0, 2, 1], 7, style="piecepack", size=(960, 720), touching=False, distractors=False)
+    reading = read_dice(scene.image, profile, 4)
+    assert reading.status is Status.OK and sorted(reading.values) == [0, 1, 2, 5]
+
+
+def test_too_few_captures_of_a_face_say_what_to_capture(table_set: Path, tmp_path: Path, capsys) -> None:
+    faces = tmp_path / "faces"
+    faces.mkdir()
+    for f in (table_set / "faces").iterdir():
+        if f.name != "moons_3_2.png":
+            (faces / f.name).write_bytes(f.read_bytes())
+    code = main(
+        ["calibrate", "--images", str(table_set / "rolls"), "--faces", str(faces), "--out", str(tmp_path / "p")]
+    )
+    assert code == 2
+    assert (
+        "the moons die showing 3: 1 capture(s), 2 needed; capture it again, e.g. moons_3_2.png"
+        in capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(
+    ("arrange", "message"),
+    [
+        (lambda faces: (faces / "suns_1_1.png").rename(faces / "sun one.png"), "name a face capture DIE_VALUE_N"),
+        (lambda faces: [f.unlink() for f in faces.glob("*_0_*")], "no captures of the blank face"),
+        (lambda faces: (faces / "suns_2_1.png").write_bytes(b"junk"), "not a picture"),
+        (
+            lambda faces: cv2.imwrite(
+                str(faces / "suns_2_1.png"), render_scene([2, 3], 1, style="piecepack", size=(960, 720)).image
+            ),
+            "2 dice found; show the camera one die at a time",
+        ),
+    ],
+)
+def test_bad_face_captures_are_named(table_set: Path, tmp_path: Path, capsys, arrange, message: str) -> None:
+    faces = tmp_path / "faces"
+    faces.mkdir()
+    for f in (table_set / "faces").iterdir():
+        (faces / f.name).write_bytes(f.read_bytes())
+    arrange(faces)
+    code = main(
+        ["calibrate", "--images", str(table_set / "rolls"), "--faces", str(faces), "--out", str(tmp_path / "p")]
+    )
+    assert code == 2 and message in capsys.readouterr().err
+
+
+def test_labels_that_do_not_match_the_pictures_stop_it(tmp_path: Path, capsys) -> None:
+    rolls = tmp_path / "rolls"
+    write_rolls(rolls, 3)
+    (rolls / "roll_001.png").unlink()
+    assert main(["calibrate", "--images", str(rolls), "--out", str(tmp_path / "p")]) == 2
+    assert "the picture roll_001.png is not in" in capsys.readouterr().err
+    write_rolls(tmp_path / "few", 3, seed=1)
+    assert main(["calibrate", "--images", str(tmp_path / "few"), "--out", str(tmp_path / "p")]) == 2
+    assert "3 labelled pictures are too few" in capsys.readouterr().err
+
+
+def test_an_unreadable_empty_frame_says_what_to_capture(table_set: Path, tmp_path: Path, capsys) -> None:
+    (tmp_path / "empty.png").write_bytes(b"no")
+    code = main(
+        [
+            "calibrate",
+            "--images",
+            str(table_set / "rolls"),
+            "--empty",
+            str(tmp_path / "empty.png"),
+            "--out",
+            str(tmp_path / "p"),
+        ]
+    )
+    assert code == 2 and "capture the table with nothing on it" in capsys.readouterr().err
+
+
+def test_a_saved_profile_loads_as_it_was(tmp_path: Path) -> None:
+    profile = Profile(die_size=(0.05, 0.1), min_solidity=0.9, pip_polarity="dark", roi=(1, 2, 300, 400))
+    path = save_profile(profile, tmp_path)
+    assert load_profile(tmp_path) == Profile(**{**profile.__dict__, "source": str(path)})
