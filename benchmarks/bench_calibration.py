@@ -1,0 +1,105 @@
+"""Calibration (#7): real piecepack dice learned from a few captures per face, the shared real photos tuned
+on their train split and measured on valid, and how long calibrating 200 pictures takes."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+from common import Row
+from tqdm import tqdm
+
+from fantan_table.vision.calibrate import Picture, calibrate, learn_faces
+from fantan_table.vision.dataset import read_labels
+from fantan_table.vision.evaluate import Outcome, Report
+from fantan_table.vision.profile import Profile
+from fantan_table.vision.reader import Status, read_dice
+from fantan_table.vision.render import PIECEPACK_SUITS, random_faces, render_scene
+
+ROOT = Path(__file__).resolve().parent.parent
+PHOTOS = ROOT.parent / "shared" / "data" / "dice-photos"
+FRESH = int(os.environ.get("BENCH_PIECEPACK_SCENES", "1000"))
+CAPTURES_PER_FACE = 5
+ROLLS = 200
+
+
+def _rolls(n: int, seed: int) -> list[Picture]:
+    pictures = []
+    for i in range(n):
+        values = random_faces(np.random.default_rng([seed, i]), 4, (0, 1, 2, 3, 4, 5))
+        scene = render_scene(values, seed * 1_000_003 + i, style="piecepack")
+        pictures.append(Picture(f"roll {i}", scene.image, scene.values))
+    return pictures
+
+
+def _face_captures(folder: Path) -> list[Path]:
+    paths = []
+    for s, suit in enumerate(PIECEPACK_SUITS):
+        for value in range(6):
+            for k in range(CAPTURES_PER_FACE):
+                scene = render_scene([value], 710_000 + 100 * s + 10 * value + k, style="piecepack", suits=(suit,))
+                path = folder / f"{suit}_{value}_{k + 1}.png"
+                cv2.imwrite(str(path), scene.image)
+                paths.append(path)
+    return paths
+
+
+def _measure(profile: Profile, pictures, expect: int | None, what: str) -> Report:
+    report = Report()
+    for picture in tqdm(pictures, desc=what, unit="picture", file=sys.stderr, disable=None):
+        start = time.perf_counter()
+        reading = read_dice(picture.frame, profile, expect)
+        ms = (time.perf_counter() - start) * 1000
+        report.add(Outcome(picture.values, reading.values, reading.status is Status.OK, ms, len(reading.dice)))
+    return report
+
+
+def _photos(split: str) -> list[Picture]:
+    return [Picture(s.image.name, cv2.imread(str(s.image)), s.values) for s in read_labels(PHOTOS / split)]
+
+
+def run() -> list[Row]:
+    cv2.setNumThreads(1)
+    with tempfile.TemporaryDirectory() as folder:
+        faces = learn_faces(_face_captures(Path(folder)), Profile())
+    start = time.perf_counter()
+    result = calibrate(_rolls(ROLLS, 61), replace(Profile(), faces=faces), 4)
+    seconds = time.perf_counter() - start
+    fresh = _measure(result.profile, _rolls(FRESH, 62), 4, "fresh piecepack scenes")
+    n = f"piecepack {fresh.scenes} fresh scenes"
+    rows = [
+        Row(
+            f"{n}: exact",
+            f"{100 * fresh.exact_scene_rate:.2f}%",
+            "-",
+            ">= 99.5%",
+            lambda: fresh.exact_scene_rate >= 0.995,
+        ),
+        Row(
+            f"{n}: wrong when ok",
+            f"{100 * fresh.wrong_when_ok_rate:.2f}%",
+            "-",
+            "<= 0.1%",
+            lambda: fresh.wrong_when_ok_rate <= 0.001,
+        ),
+        Row(f"calibrating {ROLLS} pictures (+ faces)", f"{seconds:.0f} s", "-", "< 120 s", lambda: seconds < 120),
+    ]
+    if (PHOTOS / "train" / "labels.csv").exists():
+        tuned = calibrate(_photos("train"), Profile(), None)
+        valid = _measure(tuned.profile, _photos("valid"), None, "real photos, valid")
+        rows.append(
+            Row(
+                f"real photos valid ({valid.scenes}), tuned on train: per die",
+                f"{100 * valid.per_die_accuracy:.2f}%",
+                "-",
+                ">= 99.5%",
+                lambda: valid.per_die_accuracy >= 0.995,
+            )
+        )
+    return rows
