@@ -9,10 +9,10 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from .. import __version__
-from . import calibrate, demo, evaluation, export, history, odds, pin_hash, read, render, run, selftest, settle
+from . import calibrate, capture, demo, evaluation, export, history, odds, pin_hash, read, render, run, selftest, settle
 from .common import UsageError
 
-COMMANDS = (run, demo, history, export, pin_hash, odds, settle, read, evaluation, render, calibrate, selftest)
+COMMANDS = (run, demo, history, export, pin_hash, odds, settle, read, evaluation, render, capture, calibrate, selftest)
 
 
 class _Parser(argparse.ArgumentParser):

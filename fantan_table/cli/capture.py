@@ -1,0 +1,140 @@
+"""``fantan-table capture``: take calibration pictures with the table's own camera, guided at the prompt.
+
+    fantan-table capture empty FILE            the empty table
+    fantan-table capture rolls DIR             a picture of each roll, and the values you type (labels.csv)
+    fantan-table capture faces DIR --dice suns,moons,crowns,arms [--per-face 3]
+                                               each face of each die, one die at a time (DIE_VALUE_N.jpg)
+
+The camera is the one in the table's config (stop the table's service first: it holds the camera).
+Type q at any prompt to stop; what was captured is kept, and capturing rolls again adds to the set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .common import UsageError, load_table_config
+
+FACE_WORDS = {0: "blank (null)", 1: "ace (the suit's symbol)", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
+
+
+class Stop(Exception):
+    """The person typed q."""
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "capture",
+        help="take calibration pictures with the table's camera",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("what", choices=("empty", "rolls", "faces"))
+    p.add_argument("out", type=Path, metavar="PATH", help="the picture (empty) or the folder (rolls, faces)")
+    p.add_argument("--config", type=Path, metavar="FILE", help="the table's config (default /etc/fantan-table/...)")
+    p.add_argument("--dice", default="suns,moons,crowns,arms", help="the dice's names, for faces (default: the suits)")
+    p.add_argument("--per-face", type=int, default=3, metavar="N", help="captures of each face (default 3)")
+    p.add_argument("--faces", default="0,1,2,3,4,5", help="the values on the dice's faces (default 0,1,2,3,4,5)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..devices.camera import CameraError
+    from ..table.hardware import open_camera
+
+    config = load_table_config(args.config)
+    try:
+        camera = open_camera(config)
+    except CameraError as exc:
+        raise UsageError(f"the camera: {exc}") from None
+
+    def ask(prompt: str) -> str:
+        try:
+            answer = input(prompt).strip()
+        except EOFError:
+            raise Stop from None
+        if answer.lower() in ("q", "quit"):
+            raise Stop
+        return answer
+
+    def grab() -> np.ndarray:
+        try:
+            return camera.capture()
+        except CameraError as exc:
+            raise UsageError(f"the camera: {exc}") from None
+
+    try:
+        if args.what == "empty":
+            ask("Clear the dice area, then press Enter: ")
+            _save(args.out, grab())
+            print(f"saved {args.out}")
+        elif args.what == "rolls":
+            _rolls(args.out, ask, grab)
+        else:
+            _faces(args, ask, grab)
+    except Stop:
+        print("stopped; what was captured is kept", file=sys.stderr)
+    finally:
+        camera.close()
+    return 0
+
+
+def _save(path: Path, frame: np.ndarray) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), frame):
+        raise UsageError(f"cannot write {path}: give a .jpg or .png name in a writable folder")
+
+
+def _rolls(folder: Path, ask: Callable[[str], str], grab: Callable[[], np.ndarray]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    labels = folder / "labels.csv"
+    if not labels.exists():
+        labels.write_text("image,values\n", encoding="utf-8")
+    number = len(list(folder.glob("roll_*.jpg")))
+    while True:
+        ask("Roll the dice and lift the cup, then press Enter (q to stop): ")
+        frame = grab()
+        while True:
+            typed = ask("The dice show (e.g. 0 3 5 2): ")
+            try:
+                values = [int(v) for v in typed.replace(",", " ").split()]
+            except ValueError:
+                values = []
+            if values and all(0 <= v <= 6 for v in values):
+                break
+            print("type each die's value, 0 to 6, separated by spaces")
+        number += 1
+        name = f"roll_{number:03d}.jpg"
+        _save(folder / name, frame)
+        with labels.open("a", newline="", encoding="utf-8") as out:
+            csv.writer(out).writerow([name, " ".join(map(str, values))])
+        print(f"saved {name}: {' '.join(map(str, values))} ({number} rolls)")
+
+
+def _faces(args: argparse.Namespace, ask: Callable[[str], str], grab: Callable[[], np.ndarray]) -> None:
+    dice = [d.strip() for d in args.dice.split(",") if d.strip()]
+    try:
+        faces = [int(v) for v in args.faces.split(",")]
+    except ValueError:
+        raise UsageError(f"--faces is values separated by commas, e.g. 0,1,2,3,4,5 (got {args.faces!r})") from None
+    if not dice or any(not d.replace("-", "").isalnum() for d in dice):
+        raise UsageError(f"--dice is names of letters and digits separated by commas (got {args.dice!r})")
+    if not 1 <= args.per_face <= 20:
+        raise UsageError("--per-face must be 1 to 20 (2 or more for calibration)")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for die in dice:
+        for value in faces:
+            for k in range(1, args.per_face + 1):
+                ask(
+                    f"The {die} die alone, showing {FACE_WORDS.get(value, value)} ({k}/{args.per_face}; "
+                    "turn it a little each time), then press Enter: "
+                )
+                _save(args.out / f"{die}_{value}_{k}.jpg", grab())
+    print(f"saved {len(dice) * len(faces) * args.per_face} face pictures in {args.out}")
