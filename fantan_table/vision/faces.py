@@ -19,8 +19,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-INK_PX = 24
+INK_PX = 32
 """Faces are compared as ink maps of this many pixels square."""
+SHIFT = 1
+"""A face is also compared moved by up to this many pixels each way: a die's box is never exactly centred."""
 RIM = 0.12
 """Leave this share of the face's width at each edge out: rounded edges and shadows, not the face's mark."""
 MIN_MATCH = 0.75
@@ -80,7 +82,7 @@ class FaceModel:
         ink = ink_map(face)
         if _strength(ink) < self.blank_ink:
             return 0, 1.0, None
-        scores = (self.templates @ _unit(ink).ravel()).max(axis=1)
+        scores = (self.templates @ _shifted(ink).T).max(axis=(1, 2))
         best = int(np.argmax(scores))
         value = int(self.values[best])
         others = scores[self.values != value]
@@ -103,6 +105,20 @@ class FaceModel:
             return cls(
                 data["templates"], data["values"], tuple(str(n) for n in data["names"]), float(data["blank_ink"])
             )
+
+
+def _shifted(ink: np.ndarray) -> np.ndarray:
+    """The ink map moved by up to ``SHIFT`` pixels each way (edges repeated), each centred and of unit length."""
+    side = ink.shape[0]
+    padded = np.pad(ink, SHIFT, mode="edge")
+    return np.array(
+        [
+            _unit(padded[SHIFT + dy : SHIFT + dy + side, SHIFT + dx : SHIFT + dx + side]).ravel()
+            for dy in range(-SHIFT, SHIFT + 1)
+            for dx in range(-SHIFT, SHIFT + 1)
+        ],
+        np.float32,
+    )
 
 
 def _strength(ink: np.ndarray) -> float:
