@@ -308,9 +308,12 @@ def _separate(patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: f
     # peel off the rim first: a pip near a die's edge would otherwise touch the rim's edges and look open-ended
     rim = max(2, round(0.06 * side))
     peeled = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=rim)
-    # a mark the body mask left out (a dark numeral, a suit symbol) is a hole: it is part of its face
-    contours, _ = cv2.findContours(peeled, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    inner = np.asarray(cv2.drawContours(np.zeros_like(peeled), contours, -1, 1, cv2.FILLED), dtype=bool)
+    # a mark the body mask left out (a dark numeral, a suit symbol) is a hole smaller than a face: it is part
+    # of its face; a larger hole is table showing between dice, and stays out
+    n, holes, stats, _ = cv2.connectedComponentsWithStats(1 - peeled, connectivity=4)
+    small = stats[:, cv2.CC_STAT_AREA] < 0.25 * side**2
+    small[np.unique(np.concatenate([holes[0], holes[-1], holes[:, 0], holes[:, -1]]))] = False  # the table around
+    inner = peeled.astype(bool) | small[holes]
     flat = (inner & (gradient < _SEAM_GRADIENT)).astype(np.uint8)
     edges = (inner & ~flat.astype(bool)).astype(np.uint8)
     n, labels, stats, _ = _components8(edges)
