@@ -15,11 +15,10 @@ import numpy as np
 from common import Row
 from tqdm import tqdm
 
-from fantan_table.vision.calibrate import Picture, calibrate, learn_faces
+from fantan_table.vision.calibrate import Picture, calibrate, learn_faces, measure
 from fantan_table.vision.dataset import read_labels
-from fantan_table.vision.evaluate import Outcome, Report
+from fantan_table.vision.evaluate import Report
 from fantan_table.vision.profile import Profile
-from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import PIECEPACK_SUITS, random_faces, render_scene
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,13 +49,9 @@ def _face_captures(folder: Path) -> list[Path]:
     return paths
 
 
-def _measure(profile: Profile, pictures, expect: int | None, what: str) -> Report:
-    report = Report()
-    for picture in tqdm(pictures, desc=what, unit="picture", file=sys.stderr, disable=None):
-        start = time.perf_counter()
-        reading = read_dice(picture.frame, profile, expect)
-        ms = (time.perf_counter() - start) * 1000
-        report.add(Outcome(picture.values, reading.values, reading.status is Status.OK, ms, len(reading.dice)))
+def _measure(profile: Profile, pictures: list[Picture], expect: int | None, what: str) -> Report:
+    report = measure(profile, tqdm(pictures, desc=what, unit="picture", file=sys.stderr, disable=None), expect)
+    assert report is not None  # nothing to give up on
     return report
 
 

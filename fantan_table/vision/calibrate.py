@@ -127,18 +127,28 @@ def learn_faces(captures: Iterable[Path], profile: Profile) -> FaceModel:
 
 # -- the search ---------------------------------------------------------------------------------------
 def measure(
-    profile: Profile, pictures: Sequence[Picture], expect: int | None, give_up_below: float | None = None
+    profile: Profile,
+    pictures: Sequence[Picture],
+    expect: int | None,
+    give_up_below: float | None = None,
+    mistakes: list[tuple[Picture, Any]] | None = None,
 ) -> Report | None:
-    """The reader's figures on ``pictures``; None as soon as its score cannot reach ``give_up_below``."""
+    """The reader's figures on ``pictures``; None as soon as its score cannot reach ``give_up_below``.
+
+    ``mistakes``, when given, collects each picture not read right, with its reading.
+    """
     report = Report()
     n = len(pictures)
     for seen, picture in enumerate(pictures, 1):
         start = time.perf_counter()
         reading = read_dice(picture.frame, profile, expect)
         ms = (time.perf_counter() - start) * 1000
-        report.add(
-            Outcome(picture.values, reading.values, reading.status is Status.OK, ms, len(reading.dice), picture.name)
+        outcome = Outcome(
+            picture.values, reading.values, reading.status is Status.OK, ms, len(reading.dice), picture.name
         )
+        report.add(outcome)
+        if mistakes is not None and not outcome.right:
+            mistakes.append((picture, reading))
         best_possible = (report.exact + (n - seen) - WRONG_COST * report.wrong_when_ok) / n
         if give_up_below is not None and best_possible <= give_up_below:
             return None
@@ -194,12 +204,7 @@ def calibrate(
         for name in ("die_size", *search)
         if getattr(start, name) != getattr(profile, name)
     ]
-    final = measure(profile, holdout, expect)
+    mistakes: list[tuple[Picture, Any]] = []
+    final = measure(profile, holdout, expect, mistakes=mistakes)
     assert final is not None
-    mistakes = []
-    for picture in holdout:
-        reading = read_dice(picture.frame, profile, expect)
-        right = reading.status is Status.OK and sorted(reading.values) == sorted(picture.values)
-        if not right:
-            mistakes.append((picture, reading))
     return Result(profile, best, final, changes, evaluations, time.perf_counter() - began, mistakes)

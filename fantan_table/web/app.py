@@ -33,6 +33,7 @@ from ..rules.errors import BetError, RulesError
 from ..rules.game import GameConfig
 from ..table.banker_pin import check_pin
 from ..table.codec import game_from_json
+from ..table.config import CHOICES
 from ..table.history import write_scoring_csv
 from ..table.night import Night
 from ..table.table import TableError
@@ -380,17 +381,10 @@ def _game_from_form(body: dict[str, Any]) -> GameConfig:
             "deadline": body.get("end_time"),
         },
     }
-    if data["banker"]["mode"] not in ("house", "house-bank", "rotating"):
-        raise Refusal(400, "banker must be 'house', 'house-bank' or 'rotating'")
-    if data["end"]["kind"] not in (
-        "raid",
-        "rounds",
-        "time",
-        "first-bankrupt",
-        "second-last-bankrupt",
-        "banker-bankrupt",
-    ):
-        raise Refusal(400, "end must be raid, rounds, time, first-bankrupt, second-last-bankrupt or banker-bankrupt")
+    for field, key, value in (("banker", "banker", data["banker"]["mode"]), ("end", "end", data["end"]["kind"])):
+        choices = CHOICES[("game", key)]
+        if value not in choices:
+            raise Refusal(400, f"{field} must be one of {', '.join(choices)}")
     try:
         return game_from_json(data)
     except (RulesError, ValueError, TypeError) as exc:

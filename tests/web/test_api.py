@@ -235,3 +235,12 @@ def test_the_banker_ends_the_game_and_the_final_table_stays(rig: Rig) -> None:
     assert reply.status_code == 200 and reply.json()["stage"] == "over"
     assert reply.json()["over"] == "the banker ended the game"
     assert rig.post("/api/bets", {"bet": "number:1"}, player="Ann").status_code == 409
+
+
+def test_a_setup_with_an_unknown_banker_or_end_is_refused(rig: Rig) -> None:
+    rig.login()
+    players = [{"name": "Dee", "suit": "arms"}, {"name": "Eve", "suit": "suns"}]
+    for field, value in (("banker", "casino"), ("end", "sunrise")):
+        reply = rig.post("/api/banker/game", {"players": players, field: value, "abandon": True})
+        assert reply.status_code == 400 and f"{field} must be one of" in reply.json()["error"]
+    assert [p["name"] for p in rig.client.get("/api/state").json()["players"]] == ["Ann", "Bob", "Cy"]
