@@ -2,25 +2,34 @@
 
     fantan-table capture empty FILE            the empty table
     fantan-table capture rolls DIR             a picture of each roll, and the values you type (labels.csv)
+    fantan-table capture rolls DIR --web       the same from a phone: take the picture and type the values there
     fantan-table capture faces DIR --dice suns,moons,crowns,arms [--per-face 3]
                                                each face of each die, one die at a time (DIE_VALUE_N.jpg)
 
 The camera is the one in the table's config (stop the table's service first: it holds the camera).
-Type q at any prompt to stop; what was captured is kept, and capturing rolls again adds to the set.
+Type q at any prompt (or Ctrl-C with --web) to stop; what was captured is kept, and capturing rolls
+again adds to the set. With simulated hardware each picture is a new synthetic roll.
 """
 
 from __future__ import annotations
 
 import argparse
-import csv
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
-from .common import UsageError, load_table_config
+from ..vision.dataset import DatasetError, RollFolder
+from .common import UsageError, load_reader_profile, load_table_config
+
+if TYPE_CHECKING:
+    from ..devices.camera import Camera
+    from ..table.config import Config
 
 FACE_WORDS = {0: "blank (null)", 1: "ace (the suit's symbol)", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
 
@@ -42,6 +51,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--dice", default="suns,moons,crowns,arms", help="the dice's names, for faces (default: the suits)")
     p.add_argument("--per-face", type=int, default=3, metavar="N", help="captures of each face (default 3)")
     p.add_argument("--faces", default="0,1,2,3,4,5", help="the values on the dice's faces (default 0,1,2,3,4,5)")
+    p.add_argument("--web", action="store_true", help="rolls: serve a page to capture from a phone, not the prompt")
     p.set_defaults(run=run)
 
 
@@ -66,15 +76,19 @@ def run(args: argparse.Namespace) -> int:
 
     def grab() -> np.ndarray:
         try:
-            return camera.capture()
+            return _frame(camera)
         except CameraError as exc:
             raise UsageError(f"the camera: {exc}") from None
 
+    if args.web and args.what != "rolls":
+        raise UsageError("--web is for capturing rolls; empty and faces are captured at the prompt")
     try:
         if args.what == "empty":
             ask("Clear the dice area, then press Enter: ")
             _save(args.out, grab())
             print(f"saved {args.out}")
+        elif args.web:
+            _rolls_on_the_web(args.out, config, camera)
         elif args.what == "rolls":
             _rolls(args.out, ask, grab)
         else:
@@ -86,6 +100,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _frame(camera: Camera) -> np.ndarray:
+    """A picture of the dice; a simulated camera first rolls new ones and lets them settle."""
+    from ..devices.camera.simulated import SimulatedCamera
+
+    return camera.settled_roll() if isinstance(camera, SimulatedCamera) else camera.capture()
+
+
 def _save(path: Path, frame: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if not cv2.imwrite(str(path), frame):
@@ -93,29 +114,68 @@ def _save(path: Path, frame: np.ndarray) -> None:
 
 
 def _rolls(folder: Path, ask: Callable[[str], str], grab: Callable[[], np.ndarray]) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    labels = folder / "labels.csv"
-    if not labels.exists():
-        labels.write_text("image,values\n", encoding="utf-8")
-    number = len(list(folder.glob("roll_*.jpg")))
+    rolls = _roll_folder(folder)
     while True:
         ask("Roll the dice and lift the cup, then press Enter (q to stop): ")
         frame = grab()
         while True:
             typed = ask("The dice show (e.g. 0 3 5 2): ")
             try:
-                values = [int(v) for v in typed.replace(",", " ").split()]
+                values = tuple(int(v) for v in typed.replace(",", " ").split())
             except ValueError:
-                values = []
+                values = ()
             if values and all(0 <= v <= 6 for v in values):
                 break
             print("type each die's value, 0 to 6, separated by spaces")
-        number += 1
-        name = f"roll_{number:03d}.jpg"
-        _save(folder / name, frame)
-        with labels.open("a", newline="", encoding="utf-8") as out:
-            csv.writer(out).writerow([name, " ".join(map(str, values))])
-        print(f"saved {name}: {' '.join(map(str, values))} ({number} rolls)")
+        _saved(rolls, rolls.add(frame, values), values)
+
+
+def _rolls_on_the_web(folder: Path, config: Config, camera: Camera) -> None:
+    import qrcode
+
+    from ..vision.reader import read_dice
+    from ..web.capture import CaptureSession, create_capture_app
+    from ..web.server import WebServer, address_for_phones
+
+    rolls = _roll_folder(folder)
+    profile = load_reader_profile(Path(config.reader.profile) if config.reader.profile else None)
+    session = CaptureSession(
+        grab=lambda: _frame(camera),
+        read=lambda frame: read_dice(frame, profile, config.reader.expect),
+        rolls=rolls,
+        on_saved=lambda name, values: _saved(rolls, name, values),
+    )
+    server = WebServer(create_capture_app(session), config.web_host, config.web.port)
+    try:
+        server.start()
+    except OSError as exc:
+        raise UsageError(f"{exc} (or stop the table's service: it serves on the same port)") from None
+    link = f"http://{address_for_phones(config.web_host)}:{server.port}/#key={session.key}"
+    code = qrcode.QRCode(border=1)
+    code.add_data(link)
+    code.print_ascii(out=sys.stdout, invert=True)
+    print(f"open {link}\non a phone at the table (Ctrl-C here to stop)", flush=True)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        stop.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        server.stop()
+    print(f"stopped; {len(rolls.samples)} rolls in {folder}")
+
+
+def _roll_folder(folder: Path) -> RollFolder:
+    try:
+        return RollFolder(folder)
+    except (DatasetError, OSError) as exc:
+        raise UsageError(f"cannot add rolls to {folder}: {exc}") from None
+
+
+def _saved(rolls: RollFolder, name: str, values: tuple[int, ...]) -> None:
+    print(f"saved {name}: {' '.join(map(str, values))} ({len(rolls.samples)} rolls)", flush=True)
 
 
 def _faces(args: argparse.Namespace, ask: Callable[[str], str], grab: Callable[[], np.ndarray]) -> None:

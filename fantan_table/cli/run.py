@@ -43,7 +43,8 @@ def run(args: argparse.Namespace) -> int:
     from ..table.runner import TableRunner
     from ..table.state import has_finished_night
     from ..table.table import Table
-    from ..web.server import WebServer, web_context
+    from ..web.app import create_app
+    from ..web.server import WebServer, address_for_phones, web_context
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     config = load_table_config(args.config, args.sim)
@@ -82,10 +83,9 @@ def run(args: argparse.Namespace) -> int:
         loop.start()
         if not args.no_web:
             ctx, new_pin = web_context(night, config.web.banker_pin_hash, config.hardware == "sim")
-            web = WebServer(ctx, config.web_host, config.web.port)
+            web = WebServer(create_app(ctx), config.web_host, config.web.port)
             web.start()
-            shown_host = "127.0.0.1" if config.web_host in ("0.0.0.0", "::") else config.web_host
-            say(f"the scorer's page: http://{shown_host}:{web.port}/ (from a phone: this computer's address)")
+            say(f"the scorer's page: http://{address_for_phones(config.web_host)}:{web.port}/")
             if new_pin is not None:
                 say(
                     f"banker PIN for the page: {new_pin} (kept hashed in {state_dir}; choose your own with "

@@ -6,10 +6,17 @@ The same format is written by ``fantan-table render``, read by ``eval`` and by c
 from __future__ import annotations
 
 import csv
+import os
+import re
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 LABELS = "labels.csv"
+ROLL_NAME = re.compile(r"roll_(\d+)\.jpg")
 
 
 class DatasetError(ValueError):
@@ -22,7 +29,7 @@ class Sample:
     values: tuple[int, ...]
 
 
-def read_labels(folder: Path) -> list[Sample]:
+def read_labels(folder: Path, allow_empty: bool = False) -> list[Sample]:
     path = folder / LABELS
     try:
         with path.open(newline="", encoding="utf-8") as f:
@@ -52,7 +59,7 @@ def read_labels(folder: Path) -> list[Sample]:
         if not image.is_file():
             raise DatasetError(f"{path}, line {number}: the picture {name} is not in {folder}")
         samples.append(Sample(image, numbers))
-    if not samples:
+    if not samples and not allow_empty:
         raise DatasetError(f"{path}: no labelled pictures in it")
     return samples
 
@@ -65,3 +72,67 @@ def write_labels(folder: Path, samples: list[tuple[str, tuple[int, ...]]]) -> Pa
         for name, values in samples:
             writer.writerow([name, " ".join(map(str, values))])
     return path
+
+
+class RollFolder:
+    """A labelled set being captured: each roll's picture and values are on disk before ``add`` returns.
+
+    Pictures are named ``roll_NNN.jpg`` after the highest number already there, so capturing again (at
+    the prompt or on the web page) adds to a set; a power cut leaves at worst a picture without its line,
+    which ``read_labels`` never sees.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._lock = threading.Lock()
+        folder.mkdir(parents=True, exist_ok=True)
+        labels = folder / LABELS
+        if not labels.exists():
+            _write_durably(labels, b"image,values\n")
+        self.samples: list[tuple[str, tuple[int, ...]]] = [
+            (s.image.name, s.values) for s in read_labels(folder, allow_empty=True)
+        ]
+        numbers = [int(m.group(1)) for p in folder.glob("roll_*.jpg") if (m := ROLL_NAME.fullmatch(p.name))]
+        self._last = max(numbers, default=0)
+
+    def add(self, frame: np.ndarray, values: tuple[int, ...]) -> str:
+        if not values or any(not 0 <= v <= 6 for v in values):
+            raise DatasetError(f"each die shows 0 to 6 (got {' '.join(map(str, values)) or 'nothing'})")
+        ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 95])
+        if not ok:
+            raise DatasetError("the camera's frame could not be encoded as JPEG")
+        with self._lock:
+            self._last += 1
+            name = f"roll_{self._last:03d}.jpg"
+            _write_durably(self.folder / name, jpeg.tobytes())
+            self.samples.append((name, values))
+            self._save_labels()
+        return name
+
+    def remove(self, name: str) -> None:
+        """Take a roll back out of the set (its values were typed wrong); its picture is deleted."""
+        with self._lock:
+            if name not in {n for n, _ in self.samples}:
+                raise DatasetError(f"{name} is not in {self.folder / LABELS}")
+            self.samples = [(n, v) for n, v in self.samples if n != name]
+            self._save_labels()
+            (self.folder / name).unlink(missing_ok=True)
+
+    def _save_labels(self) -> None:
+        lines = ["image,values"] + [f"{n},{' '.join(map(str, v))}" for n, v in self.samples]
+        _write_durably(self.folder / LABELS, ("\n".join(lines) + "\n").encode())
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    """Write beside, flush to disk, then rename over: the file is either the old one or the new one."""
+    part = path.with_name(path.name + ".part")
+    with part.open("wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(part, path)
+    directory = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)

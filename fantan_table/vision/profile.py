@@ -172,6 +172,8 @@ def save_profile(profile: Profile, folder: Path, empty: str | None = None, faces
     body = "\n\n".join(f"[{section}]\n" + "\n".join(lines) for section, lines in sections.items())
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "profile.toml"
-    path.write_text(f"# Written by fantan-table calibrate; every key is explained in calibration/profiles/default.\n\n"
-                    f"{body}\n", encoding="utf-8")
+    path.write_text(
+        f"# Written by fantan-table calibrate; every key is explained in calibration/profiles/default.\n\n{body}\n",
+        encoding="utf-8",
+    )
     return path

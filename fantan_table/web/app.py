@@ -15,17 +15,14 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import cv2
-import numpy as np
 import qrcode
 import qrcode.image.svg
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from PIL import Image
-from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ..devices.display.draw import draw
 from ..devices.pins import ButtonName
@@ -39,6 +36,7 @@ from ..table.night import Night
 from ..table.table import TableError
 from ..vision.annotate import annotate
 from ..vision.reader import DieReading, Reading, Status
+from .http import Refusal, error, handle_refusals, jpeg, json_body, serve_static, static_text
 from .security import Keys, RateLimiter
 from .snapshot import snapshot
 
@@ -52,14 +50,6 @@ SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 EVENT_POLL_SECONDS = 0.2
 
 
-class Refusal(Exception):
-    """A request the table refuses: its HTTP status and what to tell the person."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status, self.message = status, message
-
-
 @dataclass
 class WebContext:
     night: Night
@@ -71,43 +61,29 @@ class WebContext:
 
 def create_app(ctx: WebContext) -> FastAPI:
     app = FastAPI(title="fantan-table", docs_url=None, redoc_url=None)
-    static = resources.files("fantan_table.web") / "static"
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         client = request.client.host if request.client else "?"
         if not ctx.requests.allow(client):
-            return _error(429, "too many requests from this address: wait a moment")
+            return error(429, "too many requests from this address: wait a moment")
         if request.method not in SAFE_METHODS:
             cookie, header = request.cookies.get(CSRF_COOKIE), request.headers.get(CSRF_HEADER)
             if not cookie or not header or not secrets.compare_digest(cookie, header):
-                return _error(403, "missing or wrong CSRF token: reload the page")
+                return error(403, "missing or wrong CSRF token: reload the page")
         return await call_next(request)
 
-    @app.exception_handler(Refusal)
-    async def refused(request: Request, refusal: Refusal) -> Response:
-        return _error(refusal.status, refusal.message)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
-        return _error(exc.status_code, f"{request.method} {request.url.path}: {exc.detail}")
+    handle_refusals(app)
+    serve_static(app)
 
     # -- the page --------------------------------------------------------------------------------------------
     @app.get("/", response_class=HTMLResponse)
     async def page(request: Request) -> Response:
-        response = HTMLResponse((static / "index.html").read_text(encoding="utf-8"))
+        response = HTMLResponse(static_text("index.html"))
         token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
         response.set_cookie(CSRF_COOKIE, token, samesite="strict", httponly=False)
         response.headers["Cache-Control"] = "no-store"
         return response
-
-    @app.get("/static/{name}")
-    async def asset(name: str) -> Response:
-        kinds = {".js": "text/javascript", ".css": "text/css"}
-        suffix = name[name.rfind(".") :] if "." in name else ""
-        if suffix not in kinds or "/" in name or not (static / name).is_file():
-            raise Refusal(404, f"no such file {name}")
-        return Response((static / name).read_text(encoding="utf-8"), media_type=kinds[suffix])
 
     # -- reading the table -----------------------------------------------------------------------------------
     @app.get("/api/state")
@@ -154,7 +130,7 @@ def create_app(ctx: WebContext) -> FastAPI:
             tuple(DieReading(d.value, d.center, (d.center, (d.side, d.side), d.angle), 1.0) for d in seen.dice),
             seen.message,
         )
-        return _jpeg(annotate(frame, reading))
+        return jpeg(annotate(frame, reading))
 
     @app.get("/api/display.png")
     async def display() -> Response:
@@ -185,7 +161,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         client = request.client.host if request.client else "?"
         if not ctx.logins.allow(client):
             raise Refusal(429, "too many PIN attempts: wait a minute")
-        body = await _body(request)
+        body = await json_body(request)
         pin = body.get("pin")
         if not isinstance(pin, str) or not check_pin(pin, ctx.keys.pin_hash):
             raise Refusal(401, "wrong banker PIN")
@@ -202,7 +178,7 @@ def create_app(ctx: WebContext) -> FastAPI:
     @app.post("/api/banker/action")
     async def action(request: Request) -> dict[str, Any]:
         _require_banker(request)
-        body = await _body(request)
+        body = await json_body(request)
         table = ctx.night.table
         actions: dict[str, Callable[[], None]] = {
             "close": table.close_bets,
@@ -223,7 +199,7 @@ def create_app(ctx: WebContext) -> FastAPI:
     @app.post("/api/banker/dice")
     async def dice(request: Request) -> dict[str, Any]:
         _require_banker(request)
-        values = (await _body(request)).get("values")
+        values = (await json_body(request)).get("values")
         if not isinstance(values, list) or not values or not all(type(v) is int and 0 <= v <= 6 for v in values):
             raise Refusal(400, "values must be a list of the dice's faces, whole numbers 0 to 6, e.g. [0, 3, 5, 2]")
         _rules(lambda: ctx.night.table.enter_dice(values, by="the banker (web)"))
@@ -232,7 +208,7 @@ def create_app(ctx: WebContext) -> FastAPI:
     @app.post("/api/banker/game")
     async def new_game(request: Request) -> dict[str, Any]:
         _require_banker(request)
-        body = await _body(request)
+        body = await json_body(request)
         game = _game_from_form(body)
         on_unsure = body.get("on_unsure", "reroll")
         if on_unsure not in ("reroll", "void"):
@@ -258,7 +234,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         devices = ctx.night.devices
         if not ctx.simulated or devices is None or devices.simulator is None or devices.sim_camera is None:
             raise Refusal(404, "this table runs real hardware: there is nothing to simulate")
-        body = await _body(request)
+        body = await json_body(request)
         if what == "press":
             try:
                 devices.simulator.press(ButtonName(body.get("button")))
@@ -284,7 +260,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         if not ctx.simulated or devices is None or devices.sim_camera is None:
             raise Refusal(404, "this table runs a real camera")
         frame = devices.sim_camera.peek()
-        return _jpeg(cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA))
+        return jpeg(cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA))
 
     # -- helpers ---------------------------------------------------------------------------------------------
     def _state(request: Request) -> dict[str, Any]:
@@ -318,7 +294,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         player = ctx.keys.player_for(token, [p.name for p in ctx.night.table.state.game.players])
         if player is None:
             raise Refusal(403, "this player link is not valid for the game at this table: ask the banker for yours")
-        body = await _body(request)
+        body = await json_body(request)
         bet, coins = body.get("bet"), body.get("coins", 1)
         if not isinstance(bet, str):
             raise Refusal(400, 'bet must be a bet\'s text form, e.g. "side:0-1"')
@@ -337,16 +313,6 @@ def _rules(action: Callable[[], object]) -> None:
         raise Refusal(400, str(exc)) from None
     except (RulesError, TableError) as exc:  # a rule says no, now
         raise Refusal(409, str(exc)) from None
-
-
-async def _body(request: Request) -> dict[str, Any]:
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except (ValueError, UnicodeDecodeError):
-        raise Refusal(400, "the request body is not valid JSON") from None
-    if not isinstance(body, dict):
-        raise Refusal(400, "the request body must be a JSON object")
-    return body
 
 
 def _text(value: Any, name: str) -> str:
@@ -395,14 +361,3 @@ def _whole(value: Any, name: str) -> int:
     if type(value) is not int or value < 1:
         raise Refusal(400, f"{name} must be a whole number, 1 or more")
     return value
-
-
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
-
-
-def _jpeg(frame: np.ndarray) -> Response:
-    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    if not ok:
-        raise Refusal(500, "could not encode the picture")
-    return Response(jpeg.tobytes(), media_type="image/jpeg", headers={"Cache-Control": "no-store"})

@@ -1,15 +1,17 @@
-"""Serve the page from the table's own process: uvicorn on a thread beside the table's loop."""
+"""Serve a page from the table's own process: uvicorn on a thread beside the table's loop (or the capture prompt)."""
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 
 import uvicorn
+from fastapi import FastAPI
 
 from ..table.banker_pin import banker_pin_hash
 from ..table.night import Night
-from .app import WebContext, create_app
+from .app import WebContext
 from .security import Keys, RateLimiter, load_secret
 
 
@@ -28,8 +30,8 @@ def web_context(night: Night, configured_pin_hash: str, simulated: bool) -> tupl
 
 
 class WebServer:
-    def __init__(self, ctx: WebContext, host: str, port: int) -> None:
-        config = uvicorn.Config(create_app(ctx), host=host, port=port, log_level="warning", access_log=False)
+    def __init__(self, app: FastAPI, host: str, port: int) -> None:
+        config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="web", daemon=True)
 
@@ -49,3 +51,18 @@ class WebServer:
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(timeout=5)
+
+
+def address_for_phones(host: str) -> str:
+    """The address a phone on the house network types: this machine's own when serving on every interface.
+
+    Finding it connects a UDP socket, which sends nothing; without a network it is the loopback address.
+    """
+    if host not in ("0.0.0.0", "::", ""):
+        return host
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.255.255.255", 1))
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"

@@ -7,6 +7,10 @@ A screenshot of the page at phone width is kept in test-artifacts/ for a person 
 from __future__ import annotations
 
 import os
+import re
+import signal
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +18,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
+from fantan_table.vision.dataset import read_labels
+from fantan_table.web.app import create_app
 from fantan_table.web.server import WebServer
 
 from .conftest import PIN, make_context
@@ -38,7 +44,7 @@ def server(tmp_path: Path) -> Iterator[tuple[str, object]]:
     assert ctx.night.runner is not None
     loop = threading.Thread(target=ctx.night.runner.run, args=(stop,), daemon=True)
     loop.start()
-    web = WebServer(ctx, "127.0.0.1", 0)
+    web = WebServer(create_app(ctx), "127.0.0.1", 0)
     web.start()
     yield f"http://127.0.0.1:{web.port}", ctx
     web.stop()
@@ -109,3 +115,54 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     expect(banker.locator("#leds .led.on")).to_have_count(1)
     expect(phone.locator(f'rect.tile.lit[data-tile="{record.report.open_number}"]')).to_have_count(1)
     phone.screenshot(path=str(ARTIFACTS / "phone-result.png"), full_page=True)
+
+
+def test_rolls_captured_from_a_phone(tmp_path: Path, browser: Browser) -> None:
+    """``capture rolls --web`` end to end: the command prints its link, the phone takes a roll (the simulated
+    camera rolls new dice), corrects the reader's guess, saves it, removes a wrong one; SIGTERM stops it."""
+    config = tmp_path / "config.toml"
+    config.write_text('hardware = "sim"\n[web]\nport = 0\n')
+    folder = tmp_path / "rolls"
+    command = [sys.executable, "-m", "fantan_table", "capture", "rolls", str(folder), "--web", "--config", str(config)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        link = None
+        for line in process.stdout:
+            if match := re.match(r"open (http://\S+)", line):
+                link = match.group(1)
+                break
+        assert link is not None and "#key=" in link, process.stderr.read() if process.stderr else ""
+        phone = browser.new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+        phone.goto(link)  # in simulation the page is served on 127.0.0.1 only
+        expect(phone.locator("#count")).to_contain_text("0 rolls saved")
+        assert "key=" not in phone.url  # the key leaves the address bar once read
+        phone.click("#take")
+        expect(phone.locator("#picture")).to_be_visible(timeout=15_000)
+        expect(phone.locator("#seen")).to_contain_text("The reader saw")
+        guess = phone.input_value("#values").split()
+        assert len(guess) == 4
+        ARTIFACTS.mkdir(exist_ok=True)
+        phone.screenshot(path=str(ARTIFACTS / "phone-capture.png"), full_page=True)
+        phone.click('[aria-label="delete the last value"]')
+        phone.click('[aria-label="add 6"]')
+        phone.click("#save")
+        expect(phone.locator("#count")).to_contain_text("1 roll saved")
+        expect(phone.locator("#recent")).to_contain_text(f"roll_001.jpg: {' '.join(guess[:3] + ['6'])}")
+        phone.click("#take")
+        expect(phone.locator("#save")).to_be_enabled(timeout=15_000)
+        phone.fill("#values", "9 9")
+        phone.click("#save")
+        expect(phone.locator("#message")).to_contain_text("0 to 6")
+        phone.fill("#values", "1 2 3 4")
+        phone.click("#save")
+        expect(phone.locator("#count")).to_contain_text("2 rolls saved")
+        phone.click('[aria-label="remove roll_002.jpg"]')
+        expect(phone.locator("#count")).to_contain_text("1 roll saved")
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=10)
+    assert process.returncode == 0, err
+    assert "saved roll_001.jpg" in out and "stopped; 1 rolls" in out
+    [sample] = read_labels(folder)
+    assert sample.image.name == "roll_001.jpg" and list(map(str, sample.values)) == guess[:3] + ["6"]

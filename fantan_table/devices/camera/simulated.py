@@ -68,6 +68,14 @@ class SimulatedCamera:
             return _motion_blur(self.scene.image, 9 + 6 * (self.settle_frames - self._frames_since_lift))
         return self.scene.image.copy()
 
+    def settled_roll(self, values: Sequence[int] | None = None) -> np.ndarray:
+        """Shake, lift and let the dice settle: the picture of a new roll (calibration captures in simulation)."""
+        self.shake(values)
+        self.lift()
+        for _ in range(self.settle_frames):
+            self.capture()
+        return self.capture()
+
     def peek(self) -> np.ndarray:
         """What the camera sees now, without moving time on (for a person watching the simulation)."""
         if self.cup_down or self.scene is None:

@@ -1,0 +1,64 @@
+"""Labelled sets on disk: reading labels.csv, and adding to a set while capturing (the prompt and the web page)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fantan_table.vision.dataset import LABELS, DatasetError, RollFolder, read_labels
+
+FRAME = np.full((24, 32, 3), 90, np.uint8)
+
+
+def test_rolls_are_numbered_after_the_set_already_there(tmp_path: Path) -> None:
+    rolls = RollFolder(tmp_path / "rolls")
+    assert read_labels(rolls.folder, allow_empty=True) == []
+    with pytest.raises(DatasetError, match="no labelled pictures"):
+        read_labels(rolls.folder)
+    assert [rolls.add(FRAME, (0, 3, 5, 2)), rolls.add(FRAME, (6, 6, 1, 1))] == ["roll_001.jpg", "roll_002.jpg"]
+    again = RollFolder(tmp_path / "rolls")
+    assert again.samples == [("roll_001.jpg", (0, 3, 5, 2)), ("roll_002.jpg", (6, 6, 1, 1))]
+    assert again.add(FRAME, (4,)) == "roll_003.jpg"
+    assert [(s.image.name, s.values) for s in read_labels(again.folder)][-1] == ("roll_003.jpg", (4,))
+
+
+def test_a_picture_saved_without_its_line_is_never_reused_nor_read(tmp_path: Path) -> None:
+    """A power cut between the picture and its line: the set stays valid and the next roll takes a new name."""
+    rolls = RollFolder(tmp_path)
+    rolls.add(FRAME, (1, 2, 3, 4))
+    (tmp_path / "roll_002.jpg").write_bytes((tmp_path / "roll_001.jpg").read_bytes())
+    (tmp_path / (LABELS + ".part")).write_text("half a file")
+    resumed = RollFolder(tmp_path)
+    assert [s.image.name for s in read_labels(tmp_path)] == ["roll_001.jpg"]
+    assert resumed.add(FRAME, (0, 0, 0, 0)) == "roll_003.jpg"
+
+
+def test_a_roll_typed_wrong_is_removed_with_its_picture(tmp_path: Path) -> None:
+    rolls = RollFolder(tmp_path)
+    first, second = rolls.add(FRAME, (1, 1, 1, 1)), rolls.add(FRAME, (2, 2, 2, 2))
+    rolls.remove(first)
+    assert not (tmp_path / first).exists()
+    assert [(s.image.name, s.values) for s in read_labels(tmp_path)] == [(second, (2, 2, 2, 2))]
+    with pytest.raises(DatasetError, match="roll_001.jpg is not in"):
+        rolls.remove(first)
+
+
+@pytest.mark.parametrize("values", [(), (7,), (1, -1)])
+def test_impossible_values_are_refused_and_nothing_is_written(tmp_path: Path, values: tuple[int, ...]) -> None:
+    rolls = RollFolder(tmp_path)
+    with pytest.raises(DatasetError, match="0 to 6"):
+        rolls.add(FRAME, values)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [LABELS]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 6), min_size=1, max_size=8).map(tuple), min_size=1, max_size=6))
+def test_what_is_added_is_what_is_read_back(tmp_path_factory: pytest.TempPathFactory, rolled: list) -> None:
+    folder = tmp_path_factory.mktemp("set")
+    rolls = RollFolder(folder)
+    names = [rolls.add(FRAME, values) for values in rolled]
+    assert [(s.image.name, s.values) for s in read_labels(folder)] == list(zip(names, rolled, strict=True))
