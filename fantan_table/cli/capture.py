@@ -59,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     from ..devices.camera import CameraError
     from ..table.hardware import open_camera
 
+    if args.web and args.what != "rolls":
+        raise UsageError("--web is for capturing rolls; empty and faces are captured at the prompt")
     config = load_table_config(args.config)
     try:
         camera = open_camera(config)
@@ -80,8 +82,6 @@ def run(args: argparse.Namespace) -> int:
         except CameraError as exc:
             raise UsageError(f"the camera: {exc}") from None
 
-    if args.web and args.what != "rolls":
-        raise UsageError("--web is for capturing rolls; empty and faces are captured at the prompt")
     try:
         if args.what == "empty":
             ask("Clear the dice area, then press Enter: ")

@@ -76,3 +76,9 @@ def test_the_empty_table_and_a_camera_that_runs_out(tmp_path: Path, monkeypatch:
     config.write_text(f'hardware = "sim"\n[camera]\nkind = "folder"\nfolder = "{empty_folder}"\n')
     assert main(["capture", "empty", str(tmp_path / "x.png"), "--config", str(config)]) == 2
     assert "the camera:" in capsys.readouterr().err
+
+
+def test_the_web_page_is_for_rolls_only(tmp_path: Path, capsys) -> None:
+    config = camera_config(tmp_path, 1)
+    assert main(["capture", "faces", str(tmp_path / "f"), "--web", "--config", str(config)]) == 2
+    assert "--web is for capturing rolls" in capsys.readouterr().err
