@@ -200,8 +200,10 @@ def _find_dice(
     one_die = float(np.median(singles)) if singles else None
     found: list[tuple[RotatedBox, str | None]] = []
     for shape, whole in regions:
-        if whole and shape.roundness > 0.86 and shape.area <= 1.5 * (one_die or die_max**2):
+        if whole and max(shape.roundness, shape.hull_roundness) > 0.86 and shape.area <= 1.5 * (one_die or die_max**2):
             continue  # a die-sized disc on its own: a coin (a die scores ~0.76; a round lump of dice is larger)
+        if whole and shape.solidity < profile.min_solidity and shape.squareness < 0.8 and shape.hull_roundness > 0.8:
+            continue  # faint, ragged, and round rather than square: a coin barely standing out from the table
         if whole and len(singles) >= 2 and one_die and shape.area < 0.55 * one_die:
             continue  # much smaller than the dice lying alone: a coin half seen, a crumb of a tile
         if whole and _not_dice_sized(shape, one_die or side**2):
@@ -255,6 +257,11 @@ class _Shape:
     def roundness(self) -> float:
         """Area over the enclosing circle's: ~0.9-1 for a disc, ~0.76 for a die's rounded square, less at a slant."""
         return self.area / (math.pi * self.radius**2)
+
+    @property
+    def hull_roundness(self) -> float:
+        """Roundness of the outline's hull: a coin that barely stands out from the table is ragged, its hull round."""
+        return self.hull_area / (math.pi * self.radius**2)
 
     @property
     def solidity(self) -> float:
@@ -489,7 +496,9 @@ def _pips_of(
     candidates = []
     small_dark_mark = False
     for i in range(1, count):
-        _, _, bw, bh, area = stats[i]
+        _, _, bw, bh, counted = stats[i]
+        # a dark pip with glare on it is a crescent or a ring: measure it by the disc its box holds
+        area = max(int(counted), round(math.pi / 4 * bw * bh)) if dark else int(counted)
         u, v = (centroids[i] + offset) / px
         pip_shaped = low <= area <= high and max(bw, bh) <= 2.2 * min(bw, bh)
         if min(u, v, 1 - u, 1 - v) >= _PIP_ZONE:
