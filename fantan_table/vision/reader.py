@@ -178,13 +178,14 @@ def _find_dice(
     # the size of a die here, from the dice lying alone; the profile's middle size if every die touches another
     alone = _lone_die_areas(blob_shapes, die_min, die_max)
     side = math.sqrt(float(np.median(alone))) if alone else math.sqrt(die_min * die_max)
-    regions: list[tuple[_Shape, bool]] = []  # (shape, whether it is a whole blob)
+    regions: list[tuple[_Shape, bool, bool]] = []  # (shape, whether it is a whole blob, whether it meets the edge)
     for (x, y, blob), blob_shape in zip(blobs, blob_shapes, strict=True):
         bh, bw = blob.shape
         y0, y1, x0, x1 = max(y - 1, 0), min(y + bh + 1, h), max(x - 1, 0), min(x + bw + 1, w)
         patch = lab[y0:y1, x0:x1]
         edges = _colour_gradient(patch)[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw]
-        parts = _separate(np.ascontiguousarray(patch[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw]), edges, blob, side)
+        crop = np.ascontiguousarray(patch[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw])
+        parts = _separate(crop, edges, blob, side, measured=bool(alone))
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         for part in parts:
             if part is blob:  # not split: measured already
@@ -193,13 +194,18 @@ def _find_dice(
                 shape = _Shape.of(_trim(part, side), (x, y))
             else:
                 shape = _Shape.of(part, (x, y))
-            if at_edge and not _clearly_a_die(shape, side, w, h):
-                continue  # a tile, a hand or a sleeve reaching in; a die cut off is missed (--expect makes it unsure)
-            regions.append((shape, len(parts) == 1))
-    singles = _lone_die_areas([shape for shape, _ in regions], die_min, die_max)
+            regions.append((shape, len(parts) == 1, at_edge))
+    # a die's size again, now from the dice cut apart too: every die may have touched another
+    cut_apart = _lone_die_areas([shape for shape, _, at_edge in regions if not at_edge], die_min, die_max)
+    cut_apart = cut_apart or _lone_die_areas([shape for shape, _, _ in regions], die_min, die_max)
+    side = math.sqrt(float(np.median(cut_apart))) if cut_apart else side
+    # a blob reaching the frame's edge is a tile, a hand or a sleeve reaching in; the dice against it are kept,
+    # a die cut off by the edge is missed (--expect makes the reading unsure)
+    kept = [(shape, whole) for shape, whole, at_edge in regions if not at_edge or _clearly_a_die(shape, side, w, h)]
+    singles = _lone_die_areas([shape for shape, _ in kept], die_min, die_max)
     one_die = float(np.median(singles)) if singles else None
     found: list[tuple[RotatedBox, str | None]] = []
-    for shape, whole in regions:
+    for shape, whole in kept:
         if whole and max(shape.roundness, shape.hull_roundness) > 0.86 and shape.area <= 1.5 * (one_die or die_max**2):
             continue  # a die-sized disc on its own: a coin (a die scores ~0.76; a round lump of dice is larger)
         if whole and shape.solidity < profile.min_solidity and shape.squareness < 0.8 and shape.hull_roundness > 0.8:
@@ -305,12 +311,16 @@ def _colour_gradient(lab: np.ndarray) -> np.ndarray:
     return np.abs(dx).max(axis=2).astype(np.float32) + np.abs(dy).max(axis=2)
 
 
-def _separate(patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: float) -> list[np.ndarray]:
+def _separate(
+    patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: float, measured: bool = True
+) -> list[np.ndarray]:
     """Split a blob into dice: the middle of each face seeds a watershed that stops at the seams.
 
     A face's middle is flat (few edges) and far from any edge. Pips are edges too, but each lies
     inside flat face, so every edge region enclosed by flat face is filled first; a seam between
-    two dice runs out to the blob's outline, so it stays and keeps their middles apart.
+    two dice runs out to the blob's outline, so it stays and keeps their middles apart. Where no seam
+    shows, a part the size of several dice is cut by size; only when the size of a die is ``measured``
+    (from dice lying alone, or cut out here), never from the profile's guess.
     """
     # peel off the rim first: a pip near a die's edge would otherwise touch the rim's edges and look open-ended
     rim = max(2, round(0.06 * side))
@@ -335,7 +345,7 @@ def _separate(patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: f
     n, seeds, stats, _ = cv2.connectedComponentsWithStats((depth >= 0.2 * side).astype(np.uint8), connectivity=4)
     keep = [j for j in range(1, n) if stats[j, cv2.CC_STAT_AREA] >= 0.04 * side**2]
     if len(keep) <= 1:
-        return [blob]
+        return _split_by_size(patch, blob, side**2) if measured else [blob]
     # no marker for the table: a die that found no seed is taken in by a neighbour, which is then not square
     # (and so unsure), rather than vanishing from the reading
     markers = np.zeros(blob.shape, np.int32)
@@ -343,7 +353,52 @@ def _separate(patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: f
         markers[seeds == j] = label
     cv2.watershed(patch, markers)
     parts = [_largest_piece(blob & (markers == label)) for label in range(1, len(keep) + 1)]
-    return _merge_halves([p for p in parts if np.count_nonzero(p)])
+    parts = _merge_halves([p for p in parts if np.count_nonzero(p)])
+    shapes = [_Shape.of(p) for p in parts]
+    squares = [s.area for s in shapes if s.squareness > 0.85]  # dice cut out cleanly: the size of one here
+    if not squares and not measured:
+        return parts  # no die's size known here to count dice by
+    one_die = float(np.median(squares)) if squares else side**2
+    return [piece for part in parts for piece in _split_by_size(patch, part, one_die)]
+
+
+def _split_by_size(patch: np.ndarray, part: np.ndarray, one_die: float) -> list[np.ndarray]:
+    """Dice pressed so close that no seam shows between them (dark dice side by side): a part the size of
+    several dice, and not one square, is cut among that many from seeds where its pixels cluster (k-means),
+    then along the strongest edges between them. What comes out must still be square and of a die's size,
+    or it is unsure."""
+    area = np.count_nonzero(part)
+    dice = round(area / one_die)
+    shape = _Shape.of(part)
+    # two dice side by side are twice a die long; one die seen at a slant, its sides showing, is not
+    if not 2 <= dice <= 4 or area < 1.7 * one_die or max(shape.rect[1]) < 1.7 * math.sqrt(one_die):
+        return [part]
+    if shape.squareness > 0.8:
+        return [part]
+    markers = np.zeros(part.shape, np.int32)
+    for label, (cx, cy) in enumerate(_cluster_centres(_points(part), dice), start=1):
+        cv2.circle(markers, (round(cx), round(cy)), max(1, round(0.15 * math.sqrt(one_die))), label, -1)
+    markers[~part] = 0
+    cv2.watershed(patch, markers)
+    pieces = [_largest_piece(part & (markers == label)) for label in range(1, dice + 1)]
+    return [p for p in pieces if np.count_nonzero(p)] or [part]
+
+
+def _cluster_centres(points: np.ndarray, k: int, rounds: int = 20) -> np.ndarray:
+    """k-means started from far-apart points, so the same picture always gives the same centres
+    (OpenCV's kmeans seeds from a global random generator)."""
+    centres = [points[np.argmax(np.linalg.norm(points - points.mean(axis=0), axis=1))]]
+    while len(centres) < k:
+        nearest = np.min([np.linalg.norm(points - c, axis=1) for c in centres], axis=0)
+        centres.append(points[np.argmax(nearest)])
+    found = np.array(centres)
+    for _ in range(rounds):
+        owner = np.argmin(np.linalg.norm(points[:, None, :] - found[None, :, :], axis=2), axis=1)
+        moved = np.array([points[owner == j].mean(axis=0) if np.any(owner == j) else found[j] for j in range(k)])
+        if np.allclose(moved, found, atol=0.25):
+            break
+        found = moved
+    return found
 
 
 def _largest_piece(mask: np.ndarray) -> np.ndarray:
