@@ -190,6 +190,8 @@ def _find_dice(
         for part in parts:
             if part is blob:  # not split: measured already
                 shape = blob_shape
+                if shape.solidity < profile.min_solidity:  # big pips are holes bigger than a small die's:
+                    shape = _Shape.of(_fill_pip_holes(blob, blob.size), (x, y))  # only its outline can be ragged
             elif len(parts) > 1:
                 shape = _Shape.of(_trim(part, side), (x, y))
             else:
