@@ -59,3 +59,42 @@ def pattern_error(value: int, found: np.ndarray) -> float:
             err = max(err, float(d[i, j]))
         best = min(best, err)
     return best
+
+
+def shifted_pattern_error(value: int, found: np.ndarray, scale: tuple[float, float] = (0.6, 1.1)) -> float:
+    """Like ``pattern_error``, for a top face that fills only part of its box: a die seen at a slant shows a
+    side face too, so its top face is smaller than the box and off its middle, squeezed along the view.
+
+    The layout may be moved and shrunk along each of the box's axes (by ``scale``, and by at most 4:3 one
+    against the other), never turned or sheared: the pips must still lie in rows along the die's edges.
+    ``inf`` for fewer than two pips (one pip fits anywhere) or when no allowed fit exists.
+    """
+    layout = np.array(PIP_LAYOUTS.get(value, ()), dtype=float).reshape(-1, 2)
+    if len(layout) != len(found) or len(found) < 2:
+        return float("inf")
+    best = float("inf")
+    for variant in _symmetries(layout):
+        for order in _assignments(variant, np.asarray(found, dtype=float)):
+            target = found[order]
+            centred_layout, centred_found = variant - variant.mean(axis=0), target - target.mean(axis=0)
+            spread = (centred_layout**2).sum(axis=0)
+            if np.any(spread < 1e-9):  # pips in one row say nothing of the scale across it: assume the other's
+                sx = sy = float((centred_layout * centred_found).sum() / max(spread.sum(), 1e-9))
+            else:
+                sx, sy = (centred_layout * centred_found).sum(axis=0) / spread
+            if not (scale[0] <= sx <= scale[1] and scale[0] <= sy <= scale[1] and 0.75 <= sx / sy <= 4 / 3):
+                continue
+            fitted = centred_layout * np.array([sx, sy]) + target.mean(axis=0)
+            best = min(best, float(np.linalg.norm(fitted - target, axis=1).max()))
+    return best
+
+
+def _assignments(layout: np.ndarray, found: np.ndarray) -> list[np.ndarray]:
+    """Which found pip is which layout pip: each to its nearest once both are centred (enough for real faces)."""
+    d = np.linalg.norm((layout - layout.mean(axis=0))[:, None, :] - (found - found.mean(axis=0))[None, :, :], axis=2)
+    order, used = [], set()
+    for i in np.argsort(d.min(axis=1)):
+        j = min((j for j in range(len(found)) if j not in used), key=lambda j: d[i, j])
+        used.add(j)
+        order.append((i, j))
+    return [np.array([j for _, j in sorted(order)])]

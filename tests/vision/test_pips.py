@@ -1,9 +1,9 @@
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from fantan_table.vision.pips import PIP_LAYOUTS, pattern_error
+from fantan_table.vision.pips import PIP_LAYOUTS, pattern_error, shifted_pattern_error
 
 
 @pytest.mark.parametrize("value", range(7))
@@ -31,3 +31,41 @@ def test_pips_out_of_place_do_not_fit():
 def test_small_shifts_give_small_errors(value, dx, dy):
     pts = np.array(PIP_LAYOUTS[value], dtype=float) + [dx, dy]
     assert pattern_error(value, pts) <= np.hypot(dx, dy) + 1e-9
+
+
+def _layout(value: int) -> np.ndarray:
+    return np.array(PIP_LAYOUTS[value], dtype=float)
+
+
+@given(
+    st.integers(2, 6),
+    st.floats(0.62, 1.08),
+    st.floats(0.8, 1.2),
+    st.floats(-0.12, 0.12),
+    st.floats(-0.12, 0.12),
+    st.integers(0, 3),
+)
+def test_a_top_face_in_part_of_its_box_fits_when_shifted(value, scale, squeeze, dx, dy, turn):
+    """A die at a slant: its top face smaller than the box, off its middle, squeezed along the view."""
+    pips = _layout(value)
+    for _ in range(turn):
+        pips = np.column_stack([1 - pips[:, 1], pips[:, 0]])
+    sx, sy = scale, min(max(scale * squeeze, 0.62), 1.08)
+    assume(0.76 <= sx / sy <= 1.32)
+    moved = (pips - 0.5) * np.array([sx, sy]) + 0.5 + np.array([dx, dy])
+    assert shifted_pattern_error(value, moved) < 1e-6
+
+
+@pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
+def test_shifted_faces_must_not_be_turned_or_shrunk_too_far(value):
+    pips = _layout(value) - 0.5
+    turn = np.radians(30)
+    turned = pips @ np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]]).T + 0.5
+    assert shifted_pattern_error(value, turned) > 0.05
+    assert shifted_pattern_error(value, pips * 0.4 + 0.5) == float("inf")  # a far smaller face: side-face pips
+    assert shifted_pattern_error(value, pips * np.array([1.0, 0.6]) + 0.5) == float("inf")  # squeezed too much
+
+
+def test_two_pips_side_by_side_are_not_a_two_however_shifted():
+    assert shifted_pattern_error(2, np.array([[0.3, 0.5], [0.7, 0.5]])) > 0.1
+    assert shifted_pattern_error(1, np.array([[0.3, 0.3]])) == float("inf")  # one pip fits anywhere: not used
