@@ -18,6 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from ..durable import write_durably
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     seq   INTEGER PRIMARY KEY,
@@ -88,18 +90,7 @@ class Journal:
     def save_frame(self, name: str, jpeg: bytes) -> FrameRef:
         """Keep a frame (already JPEG-encoded) under ``frames/``, fsynced before the event that cites it."""
         relative = f"{FRAMES}/{name}"
-        path = self.state_dir / relative
-        temporary = path.with_suffix(".part")
-        with open(temporary, "wb") as out:
-            out.write(jpeg)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, path)
-        directory = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(directory)
-        finally:
-            os.close(directory)
+        write_durably(self.state_dir / relative, jpeg)
         return FrameRef(relative, hashlib.sha256(jpeg).hexdigest())
 
     def close(self) -> None:

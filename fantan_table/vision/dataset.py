@@ -6,7 +6,6 @@ The same format is written by ``fantan-table render``, read by ``eval`` and by c
 from __future__ import annotations
 
 import csv
-import os
 import re
 import threading
 from dataclasses import dataclass
@@ -14,6 +13,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from ..durable import write_durably
 
 LABELS = "labels.csv"
 ROLL_NAME = re.compile(r"roll_(\d+)\.jpg")
@@ -88,7 +89,7 @@ class RollFolder:
         folder.mkdir(parents=True, exist_ok=True)
         labels = folder / LABELS
         if not labels.exists():
-            _write_durably(labels, b"image,values\n")
+            write_durably(labels, b"image,values\n")
         self.samples: list[tuple[str, tuple[int, ...]]] = [
             (s.image.name, s.values) for s in read_labels(folder, allow_empty=True)
         ]
@@ -104,7 +105,7 @@ class RollFolder:
         with self._lock:
             self._last += 1
             name = f"roll_{self._last:03d}.jpg"
-            _write_durably(self.folder / name, jpeg.tobytes())
+            write_durably(self.folder / name, jpeg.tobytes())
             self.samples.append((name, values))
             self._save_labels()
         return name
@@ -120,19 +121,4 @@ class RollFolder:
 
     def _save_labels(self) -> None:
         lines = ["image,values"] + [f"{n},{' '.join(map(str, v))}" for n, v in self.samples]
-        _write_durably(self.folder / LABELS, ("\n".join(lines) + "\n").encode())
-
-
-def _write_durably(path: Path, data: bytes) -> None:
-    """Write beside, flush to disk, then rename over: the file is either the old one or the new one."""
-    part = path.with_name(path.name + ".part")
-    with part.open("wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(part, path)
-    directory = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+        write_durably(self.folder / LABELS, ("\n".join(lines) + "\n").encode())

@@ -36,7 +36,7 @@ from ..table.night import Night
 from ..table.table import TableError
 from ..vision.annotate import annotate
 from ..vision.reader import DieReading, Reading, Status
-from .http import Refusal, error, handle_refusals, jpeg, json_body, serve_static, static_text
+from .http import Refusal, error, handle_refusals, jpeg, json_body, over_budget, serve_static, static_text
 from .security import Keys, RateLimiter
 from .snapshot import snapshot
 
@@ -64,9 +64,8 @@ def create_app(ctx: WebContext) -> FastAPI:
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        client = request.client.host if request.client else "?"
-        if not ctx.requests.allow(client):
-            return error(429, "too many requests from this address: wait a moment")
+        if refused := over_budget(request, ctx.requests):
+            return refused
         if request.method not in SAFE_METHODS:
             cookie, header = request.cookies.get(CSRF_COOKIE), request.headers.get(CSRF_HEADER)
             if not cookie or not header or not secrets.compare_digest(cookie, header):

@@ -26,7 +26,7 @@ from ..devices.camera import CameraError
 from ..vision.annotate import annotate
 from ..vision.dataset import DatasetError, RollFolder
 from ..vision.reader import Reading
-from .http import Refusal, error, handle_refusals, jpeg, json_body, serve_static, static_text
+from .http import Refusal, error, handle_refusals, jpeg, json_body, over_budget, serve_static, static_text
 from .security import RateLimiter
 
 KEY_HEADER = "x-capture-key"
@@ -99,9 +99,8 @@ def create_capture_app(session: CaptureSession) -> FastAPI:
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        client = request.client.host if request.client else "?"
-        if not session.requests.allow(client):
-            return error(429, "too many requests from this address: wait a moment")
+        if refused := over_budget(request, session.requests):
+            return refused
         if request.url.path.startswith("/api/"):
             key = request.headers.get(KEY_HEADER, "")
             if not secrets.compare_digest(key.encode(), session.key.encode()):

@@ -12,6 +12,8 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from .security import RateLimiter
+
 STATIC = resources.files("fantan_table.web") / "static"
 STATIC_KINDS = {".js": "text/javascript", ".css": "text/css"}
 
@@ -26,6 +28,14 @@ class Refusal(Exception):
 
 def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
+
+
+def over_budget(request: Request, limiter: RateLimiter) -> JSONResponse | None:
+    """The refusal for a client that has spent its request budget, or ``None`` to go on."""
+    client = request.client.host if request.client else "?"
+    if limiter.allow(client):
+        return None
+    return error(429, "too many requests from this address: wait a moment")
 
 
 def handle_refusals(app: FastAPI) -> None:
