@@ -373,9 +373,8 @@ def _split_by_size(patch: np.ndarray, part: np.ndarray, one_die: float) -> list[
     dice = round(area / one_die)
     shape = _Shape.of(part)
     # two dice side by side are twice a die long; one die seen at a slant, its sides showing, is not
-    if not 2 <= dice <= 4 or area < 1.7 * one_die or max(shape.rect[1]) < 1.7 * math.sqrt(one_die):
-        return [part]
-    if shape.squareness > 0.8:
+    long_enough = max(shape.rect[1]) >= 1.7 * math.sqrt(one_die)
+    if not 2 <= dice <= 4 or area < 1.7 * one_die or not long_enough or shape.squareness > 0.8:
         return [part]
     markers = np.zeros(part.shape, np.int32)
     for label, (cx, cy) in enumerate(_cluster_centres(_points(part), dice), start=1):
