@@ -8,12 +8,17 @@ and any suit colour, and a blank face has none. A die's box gives its face uprig
 turn, so each learned face is kept in its four quarter turns and a face is matched against all of
 them (normalised correlation). The answer keeps the reader's discipline: ``unsure`` unless the best
 match is good and clearly better than the best match of any other value.
+
+"Clearly better" is measured against how alike the two values' faces are: a 3 and a 5 share most of
+their ink, so a glint that hides the 5's upright stroke brings the two matches close, while a 1 and a
+2 barely overlap and must differ by much more. A face is read when its match stands at least
+``MIN_SHARE`` of the way from halfway between the two faces towards the best one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -27,8 +32,9 @@ RIM = 0.12
 """Leave this share of the face's width at each edge out: rounded edges and shadows, not the face's mark."""
 MIN_MATCH = 0.75
 """The least correlation with a learned face for a reading."""
-MIN_MARGIN = 0.06
-"""How much better the best value's match must be than any other value's."""
+MIN_SHARE = 0.3
+"""How far a face's matches must lean towards its best value, as a share of the way from halfway between
+the best two values' faces to a clean face of the best (see ``FaceModel.classify``)."""
 
 
 def ink_map(face: np.ndarray) -> np.ndarray:
@@ -57,6 +63,11 @@ class FaceModel:
     """Which die and face each was learned from, e.g. "suns 1", for reports."""
     blank_ink: float
     """A face whose strongest ink is below this is blank (the null, 0)."""
+    likeness: dict[tuple[int, int], float] = field(init=False, repr=False, compare=False)
+    """(a, b) -> how well a learned face of a typically matches b's faces; derived from the templates."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "likeness", _likeness(self.templates, self.values))
 
     @classmethod
     def learn(cls, faces: Sequence[np.ndarray], values: Sequence[int], names: Sequence[str]) -> FaceModel:
@@ -85,14 +96,17 @@ class FaceModel:
         scores = (self.templates @ _shifted(ink).T).max(axis=(1, 2))
         best = int(np.argmax(scores))
         value = int(self.values[best])
-        others = scores[self.values != value]
-        margin = float(scores[best] - others.max()) if len(others) else 1.0
         if scores[best] < MIN_MATCH:
             return None, float(scores[best]), f"the face matches no learned face well ({scores[best]:.2f})"
-        if margin < MIN_MARGIN:
-            rival = int(self.values[self.values != value][int(np.argmax(others))])
-            return None, float(margin), f"the face looks like {value} and {rival} alike"
-        return value, round(min(1.0, margin / (2 * MIN_MARGIN)), 3), None
+        others = scores[self.values != value]
+        if not len(others):
+            return value, 1.0, None
+        rival = int(self.values[self.values != value][int(np.argmax(others))])
+        # a clean face of `value` matches itself (1) and `rival` about as well as the two are alike
+        share = float(scores[best] - others.max()) / max(1e-6, 1 - self.likeness[value, rival])
+        if share < MIN_SHARE:
+            return None, round(share, 3), f"the face looks like {value} and {rival} alike"
+        return value, round(min(1.0, share / (2 * MIN_SHARE)), 3), None
 
     def save(self, path: Path) -> None:
         np.savez_compressed(
@@ -119,6 +133,19 @@ def _shifted(ink: np.ndarray) -> np.ndarray:
         ],
         np.float32,
     )
+
+
+def _likeness(templates: np.ndarray, values: np.ndarray) -> dict[tuple[int, int], float]:
+    """(a, b) -> the median, over a's learned faces, of each one's best match (any quarter turn) among b's."""
+    upright = templates[:, 0, :]
+    best = np.einsum("ip,jkp->ijk", upright, templates).max(axis=2)
+    kinds = [int(v) for v in np.unique(values)]
+    return {
+        (a, b): float(np.median(best[np.ix_(values == a, values == b)].max(axis=1)))
+        for a in kinds
+        for b in kinds
+        if a != b
+    }
 
 
 def _strength(ink: np.ndarray) -> float:
