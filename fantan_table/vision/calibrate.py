@@ -45,6 +45,7 @@ PIP_SEARCH: dict[str, tuple[Any, ...]] = {
     "pattern_tolerance": (0.12, 0.14, 0.17, 0.2),
     "pip_contrast": (30.0, 45.0, 60.0),
     "pip_area": ((0.25, 2.3), (0.4, 2.3), (0.5, 2.3)),
+    "top_face": ((0.6, 1.33), (0.45, 2.0)),
 }
 
 

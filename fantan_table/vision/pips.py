@@ -61,13 +61,14 @@ def pattern_error(value: int, found: np.ndarray) -> float:
     return best
 
 
-def shifted_pattern_error(value: int, found: np.ndarray, scale: tuple[float, float] = (0.6, 1.1)) -> float:
+def shifted_pattern_error(value: int, found: np.ndarray, least_share: float = 0.6, squeeze: float = 1.33) -> float:
     """Like ``pattern_error``, for a top face that fills only part of its box: a die seen at a slant shows a
     side face too, so its top face is smaller than the box and off its middle, squeezed along the view.
 
-    The layout may be moved and shrunk along each of the box's axes (by ``scale``, and by at most 4:3 one
-    against the other), never turned or sheared: the pips must still lie in rows along the die's edges.
-    ``inf`` for fewer than two pips (one pip fits anywhere) or when no allowed fit exists.
+    The layout may be moved and shrunk along each of the box's axes (to no less than ``least_share``, and
+    one axis by at most ``squeeze`` times the other), never turned or sheared: the pips must still lie in
+    rows along the die's edges. ``inf`` for fewer than two pips (one pip fits anywhere) or when no allowed
+    fit exists.
     """
     layout = np.array(PIP_LAYOUTS.get(value, ()), dtype=float).reshape(-1, 2)
     if len(layout) != len(found) or len(found) < 2:
@@ -82,7 +83,7 @@ def shifted_pattern_error(value: int, found: np.ndarray, scale: tuple[float, flo
                 sx = sy = float((centred_layout * centred_found).sum() / max(spread.sum(), 1e-9))
             else:
                 sx, sy = (centred_layout * centred_found).sum(axis=0) / spread
-            if not (scale[0] <= sx <= scale[1] and scale[0] <= sy <= scale[1] and 0.75 <= sx / sy <= 4 / 3):
+            if not (least_share <= min(sx, sy) and max(sx, sy) <= 1.1 and max(sx / sy, sy / sx) <= squeeze):
                 continue
             fitted = centred_layout * np.array([sx, sy]) + target.mean(axis=0)
             best = min(best, float(np.linalg.norm(fitted - target, axis=1).max()))

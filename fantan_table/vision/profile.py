@@ -41,6 +41,9 @@ class Profile:
     """"dark" pips on light dice, "light" pips on dark dice, or "auto" per die."""
     pattern_tolerance: float = 0.14
     """How far (in face widths) a pip may sit from where that face's pattern puts it."""
+    top_face: tuple[float, float] = (0.6, 1.33)
+    """A camera at a slant sees a side face too, so a die's top face fills only part of its box: the least
+    share of the box it may fill along either side, and how much more one side may be squeezed than the other."""
     body_lightness: float = 24.0
     """How much lighter than the table (Lab L, 0-255) a pixel must be to belong to a die."""
     body_colour: float = 16.0
@@ -68,6 +71,7 @@ _KEYS: dict[tuple[str, str], tuple[str, Any]] = {
     ("pips", "contrast"): ("pip_contrast", float),
     ("pips", "polarity"): ("pip_polarity", str),
     ("pips", "pattern_tolerance"): ("pattern_tolerance", float),
+    ("pips", "top_face"): ("top_face", "pair"),
     ("table", "body_lightness"): ("body_lightness", float),
     ("table", "body_colour"): ("body_colour", float),
     ("table", "roi"): ("roi", "box"),
@@ -123,6 +127,11 @@ def _validate(p: Profile, path: Path) -> None:
         ("[pips] contrast", not 0 < p.pip_contrast < 255, "between 0 and 255"),
         ("[pips] polarity", p.pip_polarity not in ("auto", "dark", "light"), '"auto", "dark" or "light"'),
         ("[pips] pattern_tolerance", not 0 < p.pattern_tolerance < 0.5, "between 0 and 0.5"),
+        (
+            "[pips] top_face",
+            not (0.2 <= p.top_face[0] <= 1 and 1 <= p.top_face[1] <= 3),
+            "[least share 0.2 to 1, squeeze 1 to 3]",
+        ),
         ("[table] body_lightness", not 0 < p.body_lightness < 255, "between 0 and 255"),
         ("[table] body_colour", not 0 < p.body_colour < 255, "between 0 and 255"),
         (

@@ -585,6 +585,6 @@ def _pips_of(
     if error <= profile.pattern_tolerance:
         return len(pips), round(1.0 - 0.5 * error / profile.pattern_tolerance, 3), None
     # a die seen at a slant: its top face fills only part of the box; the pips must then fit twice as closely
-    if shifted_pattern_error(len(pips), found) <= 0.5 * profile.pattern_tolerance:
+    if shifted_pattern_error(len(pips), found, *profile.top_face) <= 0.5 * profile.pattern_tolerance:
         return len(pips), 0.5, None
     return None, 0.0, f"{len(pips)} pips that do not form a face's pattern"

@@ -39,31 +39,37 @@ def _layout(value: int) -> np.ndarray:
 
 @given(
     st.integers(2, 6),
-    st.floats(0.62, 1.08),
-    st.floats(0.8, 1.2),
+    st.floats(0.3, 0.9),
+    st.floats(1.0, 2.5),
+    st.floats(0.0, 1.0),
+    st.floats(0.0, 1.0),
     st.floats(-0.12, 0.12),
     st.floats(-0.12, 0.12),
     st.integers(0, 3),
 )
-def test_a_top_face_in_part_of_its_box_fits_when_shifted(value, scale, squeeze, dx, dy, turn):
+def test_a_top_face_in_part_of_its_box_fits_when_shifted(value, least, squeeze, a, b, dx, dy, turn):
     """A die at a slant: its top face smaller than the box, off its middle, squeezed along the view."""
     pips = _layout(value)
     for _ in range(turn):
         pips = np.column_stack([1 - pips[:, 1], pips[:, 0]])
-    sx, sy = scale, min(max(scale * squeeze, 0.62), 1.08)
-    assume(0.76 <= sx / sy <= 1.32)
+    sx = least + 0.01 + a * (1.09 - least)  # within the allowed shares, and squeezed less than allowed
+    sy = min(1.09, max(least + 0.01, sx * (1 / squeeze + 0.01 + b * (squeeze - 1 / squeeze - 0.02))))
+    assume(max(sx / sy, sy / sx) <= 0.99 * squeeze)
     moved = (pips - 0.5) * np.array([sx, sy]) + 0.5 + np.array([dx, dy])
-    assert shifted_pattern_error(value, moved) < 1e-6
+    assert shifted_pattern_error(value, moved, least, squeeze) < 1e-6
 
 
 @pytest.mark.parametrize("value", [2, 3, 4, 5, 6])
-def test_shifted_faces_must_not_be_turned_or_shrunk_too_far(value):
+@pytest.mark.parametrize(("least", "squeeze"), [(0.6, 1.33), (0.45, 2.0)])
+def test_shifted_faces_must_not_be_turned_or_shrunk_too_far(value, least, squeeze):
     pips = _layout(value) - 0.5
     turn = np.radians(30)
     turned = pips @ np.array([[np.cos(turn), -np.sin(turn)], [np.sin(turn), np.cos(turn)]]).T + 0.5
-    assert shifted_pattern_error(value, turned) > 0.05
-    assert shifted_pattern_error(value, pips * 0.4 + 0.5) == float("inf")  # a far smaller face: side-face pips
-    assert shifted_pattern_error(value, pips * np.array([1.0, 0.6]) + 0.5) == float("inf")  # squeezed too much
+    assert shifted_pattern_error(value, turned, least, squeeze) > 0.05
+    smaller = pips * (least - 0.05) + 0.5  # a far smaller face: side-face pips
+    assert shifted_pattern_error(value, smaller, least, squeeze) == float("inf")
+    squeezed = pips * np.array([1.0, 1 / squeeze - 0.05]) + 0.5
+    assert shifted_pattern_error(value, squeezed, least, squeeze) == float("inf")
 
 
 def test_two_pips_side_by_side_are_not_a_two_however_shifted():

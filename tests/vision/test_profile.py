@@ -30,6 +30,7 @@ def write(tmp_path, text):
         ("[dice]\nsize = 0.1", "[dice] size: must be [min, max]"),
         ("[dice]\nsize = [0.2, 0.1]", "[dice] size: out of range"),
         ('[pips]\npolarity = "up"', "[pips] polarity: out of range"),
+        ("[pips]\ntop_face = [0.45, 0.5]", "[pips] top_face: out of range"),
         ("[reader]\nwork_width = 64.5", "[reader] work_width: must be a whole number"),
         ("[table]\nroi = [10, 10, 5, 50]", "[table] roi: out of range"),
         ('[table]\nempty = "nope.png"', "cannot read the empty-table picture"),

@@ -23,6 +23,8 @@ READ_TODAY = {
     "train_two_10.jpg",
     "train_three_36.jpg",
     "train_four_3.jpg",
+    "train_four_25.jpg",
+    "train_six_9.jpg",
     "valid_50.jpg",
     "valid_81.jpg",
     "valid_9.jpg",
