@@ -186,6 +186,9 @@ def calibrate(
     sizes = die_sizes(profile, train, expect)
     if sizes is not None:
         profile = replace(profile, die_size=sizes)
+    shown = {v for p in pictures for v in p.values}
+    if 6 in shown and 0 not in shown:  # ordinary d6 (1-6), not piecepack dice (0-5): no face is blank
+        profile = replace(profile, blank_face=False)
     best = measure(profile, train, expect)
     assert best is not None
     evaluations += 1
@@ -202,7 +205,7 @@ def calibrate(
                 best, profile = report, trial
     changes = [
         f"{name}: {getattr(start, name)} -> {getattr(profile, name)}"
-        for name in ("die_size", *search)
+        for name in ("die_size", "blank_face", *search)
         if getattr(start, name) != getattr(profile, name)
     ]
     mistakes: list[tuple[Picture, Any]] = []

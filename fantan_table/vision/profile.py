@@ -33,6 +33,9 @@ class Profile:
     """How well a die fills a square box (1 = a filled square); below this it is not read."""
     min_solidity: float = 0.98
     """How crisp a die's outline is (area over its convex hull); below this its contrast with the table is too low."""
+    blank_face: bool = True
+    """Whether the dice have a blank face (piecepack's null). Ordinary d6 do not: anything die-shaped without
+    pips is then something else on the table (a cable tag, a scrap of paper) and is left out."""
     pip_area: tuple[float, float] = (0.5, 2.3)
     """A pip's area, as a multiple of a standard pip on a die of the size found."""
     pip_contrast: float = 45.0
@@ -67,6 +70,7 @@ _KEYS: dict[tuple[str, str], tuple[str, Any]] = {
     ("dice", "max_aspect"): ("max_aspect", float),
     ("dice", "min_squareness"): ("min_squareness", float),
     ("dice", "min_solidity"): ("min_solidity", float),
+    ("dice", "blank"): ("blank_face", bool),
     ("pips", "area"): ("pip_area", "pair"),
     ("pips", "contrast"): ("pip_contrast", float),
     ("pips", "polarity"): ("pip_polarity", str),
@@ -171,7 +175,9 @@ def save_profile(profile: Profile, folder: Path, empty: str | None = None, faces
             value = getattr(profile, name)
         if value is None:
             continue
-        if isinstance(value, tuple):
+        if isinstance(value, bool):
+            text = "true" if value else "false"
+        elif isinstance(value, tuple):
             text = "[" + ", ".join(repr(v) for v in value) + "]"
         elif isinstance(value, str):
             text = f'"{value}"'

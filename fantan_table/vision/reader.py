@@ -92,6 +92,8 @@ def read_dice(image: np.ndarray | None, profile: Profile | None = None, expect: 
     mask, lab = _body_mask(small, empty, profile, die_max)
     boxes = _find_dice(lab, mask, die_min, die_max, profile)
     dice = [_read_die(frame, box, scale, profile, problem) for box, problem in boxes]
+    if not profile.blank_face:
+        dice = [d for d in dice if d.value != 0]  # no face of these dice is blank: not a die
     dice.sort(key=lambda d: (round(d.center[1] / (die_max / scale)), d.center[0]))
     dice = [
         DieReading(

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from fantan_table.cli import main
+from fantan_table.vision.calibrate import Picture, calibrate
 from fantan_table.vision.dataset import write_labels
 from fantan_table.vision.profile import Profile, load_profile, save_profile
 from fantan_table.vision.reader import Status, read_dice
@@ -139,6 +140,22 @@ def test_an_unreadable_empty_frame_says_what_to_capture(table_set: Path, tmp_pat
 
 
 def test_a_saved_profile_loads_as_it_was(tmp_path: Path) -> None:
-    profile = Profile(die_size=(0.05, 0.1), min_solidity=0.9, pip_polarity="dark", roi=(1, 2, 300, 400))
+    profile = Profile(
+        die_size=(0.05, 0.1), min_solidity=0.9, pip_polarity="dark", roi=(1, 2, 300, 400), blank_face=False
+    )
     path = save_profile(profile, tmp_path)
     assert load_profile(tmp_path) == Profile(**{**profile.__dict__, "source": str(path)})
+
+
+def test_rolls_that_show_sixes_and_never_a_blank_are_ordinary_d6() -> None:
+    pictures = []
+    for i in range(8):
+        values = random_faces(np.random.default_rng([i, 5]), 3, (1, 2, 3, 4, 5, 6))
+        scene = render_scene(values, 77_000 + i, style="ivory", distractors=False)
+        pictures.append(Picture(f"roll_{i}", scene.image, scene.values))
+    assert any(6 in p.values for p in pictures)
+    result = calibrate(pictures, Profile(), 3)
+    assert result.profile.blank_face is False and "blank_face: True -> False" in result.changes
+    blank = render_scene([0, 3, 6], 77_100)
+    with_blank = [*pictures, Picture("roll_blank", blank.image, blank.values)]
+    assert calibrate(with_blank, Profile(), 3).profile.blank_face is True

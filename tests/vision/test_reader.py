@@ -28,6 +28,17 @@ def test_blank_face_next_to_a_six_reads_0_and_6(scene, seed, style):
     assert values_of(reading) == [0, 6]
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_dice_without_a_blank_face_leave_out_what_has_no_pips(scene, seed):
+    """Ordinary d6 have no blank face: a pipless die-shaped thing is not one of them, and is never read as 0."""
+    s = scene([0, 6, 2], seed, style="ivory", touching=False)
+    d6 = Profile(blank_face=False)
+    assert values_of(read_dice(s.image, Profile(), expect=3)) == [0, 2, 6]
+    reading = read_dice(s.image, d6, expect=2)
+    assert reading.status is Status.OK, reading.message
+    assert values_of(reading) == [2, 6]
+
+
 @pytest.mark.parametrize("surface", ["felt", "wood", "dark"])
 @pytest.mark.parametrize("style", ["ivory", "colour", "mixed"])
 def test_reads_four_dice_on_every_surface_and_style(scene, surface, style):
