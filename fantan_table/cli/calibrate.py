@@ -43,12 +43,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--faces", type=Path, metavar="DIR", help="captures of each face of each die (DIE_VALUE_N.png)")
     p.add_argument("--out", type=Path, required=True, metavar="PROFILE_DIR", help="where the profile goes")
     p.add_argument("--from", dest="start", type=Path, metavar="P", help="the profile to start from (default: built-in)")
-    p.add_argument("--expect", type=int, default=4, metavar="N", help="dice in each roll (default 4)")
+    p.add_argument(
+        "--expect",
+        type=int,
+        default=4,
+        metavar="N",
+        help="dice in each roll (default 4; 0: it varies from roll to roll)",
+    )
     p.add_argument("--json", action="store_true", help="the figures as one JSON object")
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.expect < 0:
+        raise UsageError(f"--expect {args.expect}: give the number of dice in each roll, or 0 if it varies")
     profile = load_reader_profile(args.start)
     try:
         samples = read_labels(args.images)
@@ -83,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
                 bar.set_postfix_str(what)
                 bar.update()
 
-            result = calibrate(pictures, profile, args.expect, step)
+            result = calibrate(pictures, profile, args.expect or None, step)
     except CalibrationError as exc:
         raise UsageError(str(exc)) from None
     _write(result, args)

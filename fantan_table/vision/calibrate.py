@@ -30,6 +30,8 @@ WRONG_COST = 10
 MIN_CAPTURES = 2
 """Captures needed of each face of each die."""
 FACE_NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<value>[0-6])(?:_.*)?$")
+SEARCH_ROUNDS = 3
+"""At most this many rounds of the search over every parameter."""
 WIDE_SIZES = (0.015, 0.3)
 """Die sizes searched before the table's own are known (shares of the frame width)."""
 
@@ -193,16 +195,21 @@ def calibrate(
     assert best is not None
     evaluations += 1
     search = dict(SEARCH) | ({} if profile.faces is not None else PIP_SEARCH)
-    for name, candidates in search.items():
-        progress(f"tuning {name}")
-        for value in candidates:
-            if value == getattr(profile, name):
-                continue
-            trial = replace(profile, **{name: value})
-            report = measure(trial, train, expect, give_up_below=score(best))
-            evaluations += 1
-            if report is not None and score(report) > score(best):
-                best, profile = report, trial
+    for round_ in range(1, SEARCH_ROUNDS + 1):
+        # one parameter's best value can depend on another's: go round again while anything changes
+        before = profile
+        for name, candidates in search.items():
+            progress(f"tuning {name}" + (f" (round {round_})" if round_ > 1 else ""))
+            for value in candidates:
+                if value == getattr(profile, name):
+                    continue
+                trial = replace(profile, **{name: value})
+                report = measure(trial, train, expect, give_up_below=score(best))
+                evaluations += 1
+                if report is not None and score(report) > score(best):
+                    best, profile = report, trial
+        if profile == before:
+            break
     changes = [
         f"{name}: {getattr(start, name)} -> {getattr(profile, name)}"
         for name in ("die_size", "blank_face", *search)

@@ -13,6 +13,7 @@ import pytest
 from fantan_table.cli import main
 from fantan_table.vision.calibrate import Picture, calibrate
 from fantan_table.vision.dataset import write_labels
+from fantan_table.vision.evaluate import Report
 from fantan_table.vision.profile import Profile, load_profile, save_profile
 from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import PIECEPACK_SUITS, random_faces, render_scene
@@ -159,3 +160,36 @@ def test_rolls_that_show_sixes_and_never_a_blank_are_ordinary_d6() -> None:
     blank = render_scene([0, 3, 6], 77_100)
     with_blank = [*pictures, Picture("roll_blank", blank.image, blank.values)]
     assert calibrate(with_blank, Profile(), 3).profile.blank_face is True
+
+
+def test_the_search_goes_round_again_when_one_setting_depends_on_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """body_colour is tried before min_solidity, but only pays once min_solidity has changed."""
+    from fantan_table.vision import calibrate as calibration
+
+    def measure(profile: Profile, pictures, expect, give_up_below=None, mistakes=None) -> Report:
+        solid = profile.min_solidity == 0.8
+        return Report(scenes=100, exact=50 + 10 * solid + 20 * (solid and profile.body_colour == 30))
+
+    monkeypatch.setattr(calibration, "measure", measure)
+    monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
+    frame = np.zeros((8, 8, 3), np.uint8)
+    result = calibrate([Picture(f"roll_{i}", frame, (1,)) for i in range(8)], Profile(), 1)
+    assert (result.profile.min_solidity, result.profile.body_colour) == (0.8, 30.0)
+    assert result.train.exact == 80
+
+
+def test_rolls_of_varying_numbers_of_dice_calibrate_with_expect_0(tmp_path: Path, capsys) -> None:
+    rolls = tmp_path / "rolls"
+    rolls.mkdir()
+    samples = []
+    for i in range(4):
+        scene = render_scene([3, 5, 2, 6][i:], 78_000 + i, style="ivory", distractors=False)
+        cv2.imwrite(str(rolls / f"roll_{i}.png"), scene.image)
+        samples.append((f"roll_{i}.png", scene.values))
+    write_labels(rolls, samples)
+    args = ["calibrate", "--images", str(rolls), "--out", str(tmp_path / "p"), "--json"]
+    assert main([*args, "--expect", "-1"]) == 2
+    assert "or 0 if it varies" in capsys.readouterr().err
+    assert main([*args, "--expect", "0"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["holdout"]["scenes"] == 1 and summary["holdout"]["exact_scene_rate"] == 1.0  # roll_3: one die
