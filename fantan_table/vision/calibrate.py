@@ -188,7 +188,7 @@ def calibrate(
     sizes = die_sizes(profile, train, expect)
     if sizes is not None:
         profile = replace(profile, die_size=sizes)
-    shown = {v for p in pictures for v in p.values}
+    shown = {v for p in train for v in p.values}
     if 6 in shown and 0 not in shown:  # ordinary d6 (1-6), not piecepack dice (0-5): no face is blank
         profile = replace(profile, blank_face=False)
     best = measure(profile, train, expect)

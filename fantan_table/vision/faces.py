@@ -98,10 +98,11 @@ class FaceModel:
         value = int(self.values[best])
         if scores[best] < MIN_MATCH:
             return None, float(scores[best]), f"the face matches no learned face well ({scores[best]:.2f})"
-        others = scores[self.values != value]
-        if not len(others):
+        other = self.values != value
+        if not other.any():
             return value, 1.0, None
-        rival = int(self.values[self.values != value][int(np.argmax(others))])
+        others = scores[other]
+        rival = int(self.values[other][int(np.argmax(others))])
         # a clean face of `value` matches itself (1) and `rival` about as well as the two are alike
         share = float(scores[best] - others.max()) / max(1e-6, 1 - self.likeness[value, rival])
         if share < MIN_SHARE:

@@ -61,7 +61,7 @@ def pattern_error(value: int, found: np.ndarray) -> float:
     return best
 
 
-def shifted_pattern_error(value: int, found: np.ndarray, least_share: float = 0.6, squeeze: float = 1.33) -> float:
+def shifted_pattern_error(value: int, found: np.ndarray, least_share: float, squeeze: float) -> float:
     """Like ``pattern_error``, for a top face that fills only part of its box: a die seen at a slant shows a
     side face too, so its top face is smaller than the box and off its middle, squeezed along the view.
 

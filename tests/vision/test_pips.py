@@ -73,5 +73,5 @@ def test_shifted_faces_must_not_be_turned_or_shrunk_too_far(value, least, squeez
 
 
 def test_two_pips_side_by_side_are_not_a_two_however_shifted():
-    assert shifted_pattern_error(2, np.array([[0.3, 0.5], [0.7, 0.5]])) > 0.1
-    assert shifted_pattern_error(1, np.array([[0.3, 0.3]])) == float("inf")  # one pip fits anywhere: not used
+    assert shifted_pattern_error(2, np.array([[0.3, 0.5], [0.7, 0.5]]), 0.45, 2.0) > 0.1
+    assert shifted_pattern_error(1, np.array([[0.3, 0.3]]), 0.45, 2.0) == float("inf")  # one pip fits anywhere
