@@ -32,6 +32,9 @@ RIM = 0.12
 """Leave this share of the face's width at each edge out: rounded edges and shadows, not the face's mark."""
 MIN_MATCH = 0.75
 """The least correlation with a learned face for a reading."""
+FORMAT = 1
+"""The saved model's format. Bump it when ``ink_map`` or the templates change: a model learned before then
+would match faces wrongly, so loading it stops and asks for calibrating again."""
 MIN_SHARE = 0.3
 """How far a face's matches must lean towards its best value, as a share of the way from halfway between
 the best two values' faces to a clean face of the best (see ``FaceModel.classify``)."""
@@ -111,12 +114,23 @@ class FaceModel:
 
     def save(self, path: Path) -> None:
         np.savez_compressed(
-            path, templates=self.templates, values=self.values, names=np.array(self.names), blank_ink=self.blank_ink
+            path,
+            format=FORMAT,
+            templates=self.templates,
+            values=self.values,
+            names=np.array(self.names),
+            blank_ink=self.blank_ink,
         )
 
     @classmethod
     def load(cls, path: Path) -> FaceModel:
         with np.load(path, allow_pickle=False) as data:
+            made = int(data["format"]) if "format" in data else 0
+            if made != FORMAT:
+                raise ValueError(
+                    f"it was learned by another version of fantan-table (format {made}, this one reads {FORMAT}): "
+                    "learn the faces again with `fantan-table calibrate --faces DIR`"
+                )
             return cls(
                 data["templates"], data["values"], tuple(str(n) for n in data["names"]), float(data["blank_ink"])
             )

@@ -80,6 +80,16 @@ def test_a_broken_faces_file_names_the_key(tmp_path: Path) -> None:
         load_profile(tmp_path)
 
 
+def test_a_model_saved_in_another_format_asks_for_calibrating_again(model: FaceModel, tmp_path: Path) -> None:
+    model.save(tmp_path / "faces.npz")
+    with np.load(tmp_path / "faces.npz") as data:
+        older = {key: data[key] for key in data.files if key != "format"}
+    np.savez_compressed(tmp_path / "faces.npz", **older)  # as saved before models had a format
+    (tmp_path / "profile.toml").write_text('[faces]\nmodel = "faces.npz"\n')
+    with pytest.raises(ProfileError, match=r"format 0, this one reads 1\): learn the faces again"):
+        load_profile(tmp_path)
+
+
 def test_learning_needs_blank_and_marked_faces(model: FaceModel) -> None:
     faces, values, _ = captures(per_face=1)
     with pytest.raises(ValueError, match="the blank face"):
