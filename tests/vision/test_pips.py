@@ -52,7 +52,7 @@ def test_a_top_face_in_part_of_its_box_fits_when_shifted(value, least, squeeze, 
     pips = _layout(value)
     for _ in range(turn):
         pips = np.column_stack([1 - pips[:, 1], pips[:, 0]])
-    sx = least + 0.01 + a * (1.09 - least)  # within the allowed shares, and squeezed less than allowed
+    sx = least + 0.01 + a * (1.08 - least)  # within the allowed shares (up to 1.09), squeezed less than allowed
     sy = min(1.09, max(least + 0.01, sx * (1 / squeeze + 0.01 + b * (squeeze - 1 / squeeze - 0.02))))
     assume(max(sx / sy, sy / sx) <= 0.99 * squeeze)
     moved = (pips - 0.5) * np.array([sx, sy]) + 0.5 + np.array([dx, dy])
