@@ -187,7 +187,7 @@ def _find_dice(
         patch = lab[y0:y1, x0:x1]
         edges = _colour_gradient(patch)[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw]
         crop = np.ascontiguousarray(patch[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw])
-        parts = _separate(crop, edges, blob, side, measured=bool(alone))
+        parts = _separate(crop, edges, blob, side, profile.min_squareness, measured=bool(alone))
         at_edge = x <= 1 or y <= 1 or x + bw >= w - 1 or y + bh >= h - 1
         for part in parts:
             if part is blob:  # not split: measured already
@@ -316,7 +316,12 @@ def _colour_gradient(lab: np.ndarray) -> np.ndarray:
 
 
 def _separate(
-    patch: np.ndarray, gradient: np.ndarray, blob: np.ndarray, side: float, measured: bool = True
+    patch: np.ndarray,
+    gradient: np.ndarray,
+    blob: np.ndarray,
+    side: float,
+    min_squareness: float,
+    measured: bool = True,
 ) -> list[np.ndarray]:
     """Split a blob into dice: the middle of each face seeds a watershed that stops at the seams.
 
@@ -357,7 +362,7 @@ def _separate(
         markers[seeds == j] = label
     cv2.watershed(patch, markers)
     parts = [_largest_piece(blob & (markers == label)) for label in range(1, len(keep) + 1)]
-    parts = _merge_halves([p for p in parts if np.count_nonzero(p)])
+    parts = _merge_halves([p for p in parts if np.count_nonzero(p)], min_squareness)
     shapes = [_Shape.of(p) for p in parts]
     squares = [s.area for s in shapes if s.squareness > 0.85]  # dice cut out cleanly: the size of one here
     if not squares and not measured:
@@ -441,8 +446,10 @@ def _trim(part: np.ndarray, side: float) -> np.ndarray:
     return _largest_piece(opened.astype(bool)) if np.count_nonzero(opened) else part
 
 
-def _merge_halves(parts: list[np.ndarray]) -> list[np.ndarray]:
-    """Join neighbouring parts that are two pieces of one face: neither is square, together they are."""
+def _merge_halves(parts: list[np.ndarray], min_squareness: float) -> list[np.ndarray]:
+    """Join neighbouring parts that are two pieces of one die: neither is square, together they are square
+    enough for a die (``min_squareness``; a die seen at a slant, its outline notched by a side face's pips,
+    is split along the row of its top face's pips and is less square than one seen from above)."""
     square = [_Shape.of(p).squareness for p in parts]
     merged = True
     while merged and len(parts) > 1:
@@ -452,7 +459,7 @@ def _merge_halves(parts: list[np.ndarray]) -> list[np.ndarray]:
                 continue
             union = parts[i] | parts[j]
             union_square = _Shape.of(union).squareness
-            if union_square > 0.85:
+            if union_square > min_squareness:
                 keep = [k for k in range(len(parts)) if k not in (i, j)]
                 parts, square = [parts[k] for k in keep] + [union], [square[k] for k in keep] + [union_square]
                 merged = True
