@@ -544,6 +544,23 @@ def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, s
     return found[0]
 
 
+def _pips_joined_by_glare(mark: np.ndarray, px: int, low: float, high: float) -> list[tuple[int, np.ndarray]] | None:
+    """Light pips that a glint's glow (as light as they are) joins into one mark: opened with a disc half a pip
+    wide, the glow's narrow bridges fall away. Only if every piece left is a pip are they pips; else ``None``."""
+    size = 2 * round(0.5 * PIP_RADIUS * px) + 1
+    opened = cv2.morphologyEx(
+        mark.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+    )
+    count, _, stats, centroids = _components8(opened)
+    pieces = []
+    for j in range(1, count):
+        _, _, bw, bh, area = stats[j]
+        if not (low <= area <= high and max(bw, bh) <= 2.2 * min(bw, bh)):
+            return None
+        pieces.append((int(area), centroids[j]))
+    return pieces if len(pieces) >= 2 else None
+
+
 _PIP_ZONE = 0.16
 """Pip centres lie at least this far (in face widths) from every edge of the face; real ones at about 0.27."""
 
@@ -556,7 +573,7 @@ def _pips_of(
     # and a glow bridging two pips falls below the cut
     peak = float(np.percentile(contrast, 99.5))
     marks = (contrast > max(profile.pip_contrast, 0.6 * peak)).astype(np.uint8)
-    count, _, stats, centroids = _components8(marks)
+    count, labels, stats, centroids = _components8(marks)
     low, high = profile.pip_area[0] * standard, profile.pip_area[1] * standard
     candidates = []
     small_dark_mark = False
@@ -568,8 +585,11 @@ def _pips_of(
         pip_shaped = low <= area <= high and max(bw, bh) <= 2.2 * min(bw, bh)
         if min(u, v, 1 - u, 1 - v) >= _PIP_ZONE:
             if area > high:
-                return None, 0.0, "a mark too large for a pip on the face (glare, a shadow, or a cocked die?)"
-            if pip_shaped:
+                joined = None if dark else _pips_joined_by_glare(labels == i, px, low, high)
+                if joined is None:
+                    return None, 0.0, "a mark too large for a pip on the face (glare, a shadow, or a cocked die?)"
+                candidates += joined
+            elif pip_shaped:
                 candidates.append((area, centroids[i]))
             elif dark and 0.2 * standard <= area < low:
                 small_dark_mark = True
