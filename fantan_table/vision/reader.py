@@ -544,6 +544,11 @@ def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, s
     return found[0]
 
 
+def _pip_shaped(area: float, bw: int, bh: int, low: float, high: float) -> bool:
+    """A mark of a pip's area (``low`` to ``high``) in a box no longer than a pip's, glare and blur allowed."""
+    return low <= area <= high and max(bw, bh) <= 2.2 * min(bw, bh)
+
+
 def _pips_joined_by_glare(mark: np.ndarray, px: int, low: float, high: float) -> list[tuple[int, np.ndarray]] | None:
     """Light pips that a glint's glow (as light as they are) joins into one mark: opened with a disc half a pip
     wide, the glow's narrow bridges fall away. Only if every piece left is a pip are they pips; else ``None``."""
@@ -555,7 +560,7 @@ def _pips_joined_by_glare(mark: np.ndarray, px: int, low: float, high: float) ->
     pieces = []
     for j in range(1, count):
         _, _, bw, bh, area = stats[j]
-        if not (low <= area <= high and max(bw, bh) <= 2.2 * min(bw, bh)):
+        if not _pip_shaped(area, bw, bh, low, high):
             return None
         pieces.append((int(area), centroids[j]))
     return pieces if len(pieces) >= 2 else None
@@ -582,7 +587,7 @@ def _pips_of(
         # a dark pip with glare on it is a crescent or a ring: measure it by the disc its box holds
         area = max(int(counted), round(math.pi / 4 * bw * bh)) if dark else int(counted)
         u, v = (centroids[i] + offset) / px
-        pip_shaped = low <= area <= high and max(bw, bh) <= 2.2 * min(bw, bh)
+        pip_shaped = _pip_shaped(area, bw, bh, low, high)
         if min(u, v, 1 - u, 1 - v) >= _PIP_ZONE:
             if area > high:
                 joined = None if dark else _pips_joined_by_glare(labels == i, px, low, high)
