@@ -6,6 +6,7 @@ dark marks that is not a real face (a side face's pips, dirt, a shadow) is not c
 
 from __future__ import annotations
 
+from itertools import permutations
 from typing import Final
 
 import numpy as np
@@ -99,3 +100,29 @@ def _assignments(layout: np.ndarray, found: np.ndarray) -> list[np.ndarray]:
         used.add(j)
         order.append((i, j))
     return [np.array([j for _, j in sorted(order)])]
+
+
+def similar_pattern_fit(value: int, found: np.ndarray) -> tuple[float, float]:
+    """How well pips ``found`` (N x 2, any unit) form the layout of ``value`` moved, turned, mirrored and scaled
+    as a whole: (the largest distance from a pip to its place, in face widths; the face's width, in ``found``'s
+    unit). For a top face whose squeeze by the camera's slant has been undone, so that only its pose is
+    unknown. ``(inf, nan)`` for fewer than two pips or a count that is not ``value``'s."""
+    layout = np.array(PIP_LAYOUTS.get(value, ()), dtype=float).reshape(-1, 2)
+    if len(layout) != len(found) or len(found) < 2:
+        return float("inf"), float("nan")
+    places = layout - layout.mean(axis=0)
+    pips = np.asarray(found, dtype=float) - np.mean(found, axis=0)
+    target = pips[:, 0] + 1j * pips[:, 1]
+    orders = np.array(list(permutations(range(len(layout)))))
+    best, width = float("inf"), float("nan")
+    for mirrored in (places * (1.0, -1.0), places):
+        assigned = (mirrored[:, 0] + 1j * mirrored[:, 1])[orders]  # every way to give each pip a place
+        # the best turn and scale for each: least squares in the complex plane
+        pose = (np.conj(assigned) @ target) / (np.abs(assigned) ** 2).sum(axis=1)
+        size = np.abs(pose)
+        misfit = np.abs(pose[:, None] * assigned - target).max(axis=1)
+        errors = np.divide(misfit, size, out=np.full_like(size, np.inf), where=size > 1e-12)  # 0: no fit at all
+        k = int(np.argmin(errors))
+        if errors[k] < best:
+            best, width = float(errors[k]), float(np.abs(pose[k]))
+    return best, width

@@ -47,6 +47,11 @@ class Profile:
     top_face: tuple[float, float] = (0.6, 1.33)
     """A camera at a slant sees a side face too, so a die's top face fills only part of its box: the least
     share of the box it may fill along either side, and how much more one side may be squeezed than the other."""
+    side_faces: bool = False
+    """Whether the camera sees the dice's side faces with their pips (a camera well to the side of the table). A
+    die is then also read by the round pips of its top face (see ``topface``), which stands when its outline is
+    no square or its box holds other faces' pips; a box and top face that disagree make it unsure. Off, such
+    a die is cocked or stacked."""
     body_lightness: float = 24.0
     """How much lighter than the table (Lab L, 0-255) a pixel must be to belong to a die."""
     body_colour: float = 16.0
@@ -76,6 +81,7 @@ _KEYS: dict[tuple[str, str], tuple[str, Any]] = {
     ("pips", "polarity"): ("pip_polarity", str),
     ("pips", "pattern_tolerance"): ("pattern_tolerance", float),
     ("pips", "top_face"): ("top_face", "pair"),
+    ("pips", "side_faces"): ("side_faces", bool),
     ("table", "body_lightness"): ("body_lightness", float),
     ("table", "body_colour"): ("body_colour", float),
     ("table", "roi"): ("roi", "box"),

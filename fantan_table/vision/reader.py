@@ -10,7 +10,8 @@ with the reason, and the table asks for a re-roll. The steps:
 2. Split blobs of touching dice: the flat middle of each face seeds a watershed that stops at
    the seams between dice; a piece that is not square, or not die-sized, makes the reading unsure.
 3. Count pips on each die's top face at full resolution, on a square crop aligned with the die,
-   and check that they sit where a real face puts them.
+   and check that they sit where a real face puts them. A camera that sees the dice's side faces
+   (``side_faces`` in the profile) also reads each die by its top face's round pips (``topface``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
 from .profile import Profile
+from .topface import read_top_face
 
 FACE_PX = 64
 """The side of the square crop a top face is scaled to for counting pips."""
@@ -471,12 +473,15 @@ _SEAM_GRADIENT = 70.0
 """Sobel magnitude above which a pixel is an edge (a seam between dice, a pip's rim), not a flat face."""
 
 
+NOT_SQUARE = "not square from above: cocked, stacked, or dice touching that could not be told apart"
+
+
 def _shape_problem(
     shape: _Shape, one_die: float | None, die_min: float, die_max: float, profile: Profile
 ) -> str | None:
     (rw, rh) = shape.rect[1]
     if max(rw, rh) > profile.max_aspect * min(rw, rh) or shape.squareness < profile.min_squareness:
-        return "not square from above: cocked, stacked, or dice touching that could not be told apart"
+        return NOT_SQUARE
     if one_die and not 0.55 * one_die <= shape.area <= 1.6 * one_die:
         return "a different size from the other dice: cocked or stacked?"
     if not die_min * 0.8 <= math.sqrt(shape.area) <= die_max * 1.15:
@@ -513,12 +518,34 @@ def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile
     (cx, cy), (w, h), angle = box
     full_box: RotatedBox = ((cx / scale, cy / scale), (w / scale, h / scale), angle)
     center = full_box[0]
-    if problem:
+    by_top_face = profile.side_faces and profile.faces is None
+    if problem and not (by_top_face and problem == NOT_SQUARE):  # side faces make a die's outline no square
         return DieReading(None, center, full_box, 0.0, problem)
+    if problem:
+        value, confidence, _ = read_top_face(frame, full_box, profile)
+        return DieReading(value, center, full_box, confidence, None if value is not None else problem)
     face = face_crop(frame, box, scale)
     read = profile.faces.classify if profile.faces is not None else lambda f: count_pips(f, profile)
     value, confidence, face_problem = read(face)
+    if by_top_face:
+        value, confidence, face_problem = _with_top_face(
+            (value, confidence, face_problem), read_top_face(frame, full_box, profile)
+        )
     return DieReading(value, center, full_box, confidence, face_problem)
+
+
+def _with_top_face(
+    boxed: tuple[int | None, float, str | None], top: tuple[int | None, float, str | None]
+) -> tuple[int | None, float, str | None]:
+    """One reading from the die's box and one from its top face's round pips: either stands alone when the other
+    could not read the die; two values must agree."""
+    if top[0] is None:
+        return boxed
+    if boxed[0] is None:
+        return top
+    if boxed[0] != top[0]:
+        return None, 0.0, f"its box shows {boxed[0]}, its top face's round pips {top[0]}: a side face's pips?"
+    return boxed
 
 
 def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, str | None]:

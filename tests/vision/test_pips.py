@@ -3,7 +3,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from fantan_table.vision.pips import PIP_LAYOUTS, pattern_error, shifted_pattern_error
+from fantan_table.vision.pips import PIP_LAYOUTS, pattern_error, shifted_pattern_error, similar_pattern_fit
 
 
 @pytest.mark.parametrize("value", range(7))
@@ -75,3 +75,36 @@ def test_shifted_faces_must_not_be_turned_or_shrunk_too_far(value, least, squeez
 def test_two_pips_side_by_side_are_not_a_two_however_shifted():
     assert shifted_pattern_error(2, np.array([[0.3, 0.5], [0.7, 0.5]]), 0.45, 2.0) > 0.1
     assert shifted_pattern_error(1, np.array([[0.3, 0.3]]), 0.45, 2.0) == float("inf")  # one pip fits anywhere
+
+
+@given(
+    st.integers(2, 6),
+    st.floats(0.0, 2 * np.pi),
+    st.floats(5.0, 200.0),
+    st.booleans(),
+    st.floats(-500, 500),
+    st.floats(-500, 500),
+)
+def test_a_face_turned_scaled_and_moved_as_a_whole_fits(value, turn, width, mirror, x, y):
+    pips = _layout(value) - 0.5
+    pips = pips * ([-1.0, 1.0] if mirror else 1.0)
+    c, s = np.cos(turn), np.sin(turn)
+    found = pips @ np.array([[c, s], [-s, c]]) * width + [x, y]
+    error, fitted = similar_pattern_fit(value, np.random.default_rng(value).permutation(found))
+    assert error < 1e-6
+    assert fitted == pytest.approx(width)
+
+
+def test_a_similar_fit_needs_the_faces_own_pattern():
+    stretched = [similar_pattern_fit(4, np.array([[0, 0], [k, 0], [0, 1], [k, 1]]))[0] for k in (1.0, 1.5, 2.0)]
+    assert stretched[0] < 1e-9 < stretched[1] < stretched[2]  # a 4 stretched to a rectangle fits ever worse
+    assert stretched[2] > 0.1
+    off_middle = [similar_pattern_fit(5, np.vstack([_layout(4), [[0.5 + d, 0.5]]]))[0] for d in (0.0, 0.1, 0.3)]
+    assert off_middle[0] < 1e-9 < off_middle[1] < off_middle[2]  # a 5 whose middle pip is ever further off
+    assert off_middle[2] > 0.2
+
+
+@pytest.mark.parametrize("value", range(1, 7))
+def test_a_similar_fit_of_one_pip_or_a_wrong_count_is_no_fit(value):
+    assert similar_pattern_fit(value, _layout(value)[:1])[0] == float("inf")
+    assert similar_pattern_fit(value % 6 + 1, _layout(value))[0] == float("inf")

@@ -1,0 +1,134 @@
+"""The top face read by its round pips, for a camera at a slant that sees the dice's side faces too."""
+
+import random
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fantan_table.vision.profile import Profile
+from fantan_table.vision.reader import NOT_SQUARE, Status, read_dice
+from fantan_table.vision.topface import ROUND, marks_on_die, read_top_face
+
+from .slanted import face_texture, slanted_die
+
+SLANTED = Profile(side_faces=True, blank_face=False)
+
+
+def _box(silhouette: np.ndarray):
+    ys, xs = np.nonzero(silhouette)
+    return cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+
+
+def _faces_around(top: int, front: int | None = None) -> list[int]:
+    """The values that can lie next to ``top`` (and ``front``) on a real die, whose opposite faces add up to 7."""
+    return [v for v in range(1, 7) if v not in (top, 7 - top) and v not in (front, 7 - (front or 0))]
+
+
+@st.composite
+def dice(draw):
+    """(top, front, right) of a real die."""
+    top = draw(st.integers(1, 6))
+    front = draw(st.sampled_from(_faces_around(top)))
+    return top, front, draw(st.sampled_from(_faces_around(top, front)))
+
+
+def _random_die(rng: random.Random) -> tuple[int, int, int]:
+    top = rng.randint(1, 6)
+    front = rng.choice(_faces_around(top))
+    return top, front, rng.choice(_faces_around(top, front))
+
+
+def test_the_top_face_is_read_and_the_side_faces_pips_are_not():
+    """80 dice drawn at random turns, seen from 56 to 72 degrees up. A few are unsure (a side face's flat pips
+    blurred into one round mark); none is read wrong."""
+    rng = random.Random(80)
+    read = 0
+    for _ in range(80):
+        top, front, right = _random_die(rng)
+        picture, silhouette = slanted_die(top, (front, right), rng.uniform(3, 87), rng.uniform(56, 72))
+        value, confidence, problem = read_top_face(picture, _box(silhouette), SLANTED)
+        assert value in (None, top)
+        assert (value is None) == (problem is not None) == (confidence == 0.0)
+        read += value == top
+    assert read >= 76
+
+
+@settings(max_examples=60, deadline=None)
+@given(die=dice(), turn=st.floats(3, 87), elevation=st.floats(45, 80))
+def test_the_reader_never_takes_a_side_face_for_the_top(die, turn, elevation):
+    """The die's box and its top face's round pips may each miss, and from lower down a side face's pips are
+    nearly as round as the top face's: the die is then unsure, never read by a side face (below 45 degrees a
+    side face is the roundest: a camera that low is out of scope)."""
+    top, front, right = die
+    picture, _ = slanted_die(top, (front, right), turn, elevation)
+    die = read_dice(picture, SLANTED).dice[0]
+    assert die.value in (None, top), die
+
+
+def test_without_side_faces_a_die_showing_its_sides_is_not_read():
+    picture, _ = slanted_die(5, (6, 3), 45, 50)
+    assert read_dice(picture, Profile(blank_face=False)).status is Status.UNSURE
+    assert read_dice(picture, SLANTED).values == (5,)
+
+
+def test_a_box_read_wrong_by_a_side_faces_pips_is_unsure_with_side_faces():
+    picture, _ = slanted_die(2, (1, 3), 26, 63)
+    assert read_dice(picture, Profile(blank_face=False)).values == (1,)  # the box's crop takes in the front's 1
+    die = read_dice(picture, SLANTED).dice[0]
+    assert die.value is None and "its box shows 1, its top face's round pips 2" in die.problem
+
+
+def test_a_die_not_square_for_its_sides_is_read_by_its_top_face():
+    picture, _ = slanted_die(5, (6, 3), 45, 50)  # a box 8% longer than wide
+    strict = {"blank_face": False, "max_aspect": 1.05}
+    assert read_dice(picture, Profile(**strict)).dice[0].problem == NOT_SQUARE
+    assert read_dice(picture, Profile(**strict, side_faces=True)).values == (5,)
+    ragged = read_dice(picture, Profile(**strict, side_faces=True, min_solidity=1.5)).dice[0]  # other doubts stay
+    assert ragged.value is None and "ragged" in ragged.problem
+
+
+def test_the_top_faces_pips_are_round_and_the_side_faces_flat():
+    picture, silhouette = slanted_die(4, (2, 3), 30, 60)  # turned this way, the front (2) and left (7 - 3) show
+    marks = marks_on_die(picture, _box(silhouette), SLANTED, dark=True)
+    round_ = [m for m in marks if m.roundness >= ROUND]
+    assert len(round_) == 4
+    assert len(marks) == 4 + 2 + 4
+    # the side faces hang below the top face's middle, on the camera's side
+    assert np.mean([m.center[1] for m in round_]) < min(m.center[1] for m in marks if m.roundness < ROUND)
+
+
+def test_side_pips_nearly_as_round_as_the_top_faces_make_it_unsure():
+    """Low down, the front face is turned to the camera as much as the top face: no clear top face."""
+    picture, silhouette = slanted_die(4, (5, 6), 10, 42)
+    assert read_top_face(picture, _box(silhouette), SLANTED)[0] is None
+
+
+def test_a_pip_of_the_wrong_size_for_its_spacing_is_not_a_face():
+    """Two round marks far apart for their size (two specks, not a 2) are no face."""
+    picture = np.full((480, 640, 3), (95, 130, 160), np.uint8)
+    die = cv2.resize(face_texture(0), (100, 100))
+    for x, y in ((20, 20), (80, 80)):
+        cv2.circle(die, (x, y), 3, (25, 25, 25), -1)
+    picture[190:290, 270:370] = die
+    value, _, problem = read_top_face(picture, ((320.0, 240.0), (100.0, 100.0), 0.0), SLANTED)
+    assert value is None
+    assert "spaced unlike a face's" in problem
+
+
+def test_marks_cut_by_the_boxs_edge_are_not_pips():
+    picture, silhouette = slanted_die(2, (1, 3), 80, 75)
+    (cx, cy), (w, h), angle = _box(silhouette)
+    narrow = ((cx, cy), (w * 0.55, h * 0.55), angle)  # a box through the middle of the 2's pips
+    assert any(m.cut for m in marks_on_die(picture, narrow, SLANTED, dark=True))
+    assert all(not m.cut for m in marks_on_die(picture, _box(silhouette), SLANTED, dark=True))
+
+
+@pytest.mark.parametrize("polarity", ["dark", "auto"])
+def test_light_dice_with_dark_pips_read_with_either_polarity(polarity):
+    picture, silhouette = slanted_die(6, (2, 3), 60, 55)
+    profile = Profile(side_faces=True, blank_face=False, pip_polarity=polarity)
+    assert read_top_face(picture, _box(silhouette), profile)[0] == 6
+    assert read_top_face(picture, _box(silhouette), Profile(side_faces=True, pip_polarity="light"))[0] is None
