@@ -48,6 +48,7 @@ PIP_SEARCH: dict[str, tuple[Any, ...]] = {
     "pip_contrast": (30.0, 45.0, 60.0),
     "pip_area": ((0.25, 2.3), (0.4, 2.3), (0.5, 2.3)),
     "top_face": ((0.6, 1.33), (0.45, 2.0)),
+    "side_faces": (False, True),
 }
 
 

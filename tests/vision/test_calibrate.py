@@ -4,6 +4,7 @@ report, and stops on bad input with a message saying what to capture."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import cv2
@@ -17,6 +18,8 @@ from fantan_table.vision.evaluate import Report
 from fantan_table.vision.profile import Profile, load_profile, save_profile
 from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import PIECEPACK_SUITS, random_faces, render_scene
+
+from .slanted import slanted_die
 
 
 def write_rolls(folder: Path, n: int, seed: int = 0) -> None:
@@ -142,7 +145,12 @@ def test_an_unreadable_empty_frame_says_what_to_capture(table_set: Path, tmp_pat
 
 def test_a_saved_profile_loads_as_it_was(tmp_path: Path) -> None:
     profile = Profile(
-        die_size=(0.05, 0.1), min_solidity=0.9, pip_polarity="dark", roi=(1, 2, 300, 400), blank_face=False
+        die_size=(0.05, 0.1),
+        min_solidity=0.9,
+        pip_polarity="dark",
+        roi=(1, 2, 300, 400),
+        blank_face=False,
+        side_faces=True,
     )
     path = save_profile(profile, tmp_path)
     assert load_profile(tmp_path) == Profile(**{**profile.__dict__, "source": str(path)})
@@ -160,6 +168,21 @@ def test_rolls_that_show_sixes_and_never_a_blank_are_ordinary_d6() -> None:
     blank = render_scene([0, 3, 6], 77_100)
     with_blank = [*pictures, Picture("roll_blank", blank.image, blank.values)]
     assert calibrate(with_blank, Profile(), 3).profile.blank_face is True
+
+
+def test_dice_seen_at_a_slant_turn_on_side_faces() -> None:
+    """A camera that sees the dice's side faces: calibration finds that reading the top face's round pips helps."""
+    rng = random.Random(7)
+    pictures = []
+    for i in range(12):
+        top = rng.randint(1, 6)
+        front = rng.choice([v for v in range(1, 7) if v not in (top, 7 - top)])
+        right = next(v for v in range(1, 7) if v not in (top, 7 - top, front, 7 - front))
+        picture, _ = slanted_die(top, (front, right), rng.uniform(10, 80), rng.uniform(58, 70))
+        pictures.append(Picture(f"roll_{i}", picture, (top,)))
+    result = calibrate(pictures, Profile(), 1)
+    assert result.profile.side_faces is True and "side_faces: False -> True" in result.changes
+    assert result.holdout.exact == result.holdout.scenes
 
 
 def test_the_search_goes_round_again_when_one_setting_depends_on_another(monkeypatch: pytest.MonkeyPatch) -> None:

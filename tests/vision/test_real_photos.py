@@ -26,6 +26,11 @@ READ_TODAY = {
     "train_four_3.jpg",
     "train_four_25.jpg",
     "train_six_9.jpg",
+    # side faces full of pips: read by the round pips of each die's top face
+    "train_dice_17.jpg",
+    "train_five_16.jpg",
+    "train_four_43.jpg",
+    "train_six_58.jpg",
     "valid_50.jpg",
     "valid_81.jpg",
     "valid_9.jpg",
