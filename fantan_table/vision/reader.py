@@ -27,7 +27,7 @@ import numpy as np
 
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
 from .profile import Profile
-from .topface import read_top_face
+from .topface import NO_ROUND_PIPS, read_top_face
 
 FACE_PX = 64
 """The side of the square crop a top face is scaled to for counting pips."""
@@ -519,11 +519,14 @@ def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile
     full_box: RotatedBox = ((cx / scale, cy / scale), (w / scale, h / scale), angle)
     center = full_box[0]
     by_top_face = profile.side_faces and profile.faces is None
-    if problem and not (by_top_face and problem == NOT_SQUARE):  # side faces make a die's outline no square
-        return DieReading(None, center, full_box, 0.0, problem)
+    if problem and by_top_face and (problem == NOT_SQUARE or not profile.blank_face):
+        value, confidence, top_problem = read_top_face(frame, full_box, profile)
+        if top_problem == NO_ROUND_PIPS and not profile.blank_face:
+            return DieReading(0, center, full_box, 1.0, None)  # nothing pip-like: no die, where no face is blank
+        if problem == NOT_SQUARE:  # side faces make a die's outline no square
+            return DieReading(value, center, full_box, confidence, None if value is not None else problem)
     if problem:
-        value, confidence, _ = read_top_face(frame, full_box, profile)
-        return DieReading(value, center, full_box, confidence, None if value is not None else problem)
+        return DieReading(None, center, full_box, 0.0, problem)
     face = face_crop(frame, box, scale)
     read = profile.faces.classify if profile.faces is not None else lambda f: count_pips(f, profile)
     value, confidence, face_problem = read(face)

@@ -34,6 +34,7 @@ doubt (glare on a pip, a speck of shadow)."""
 PIP_SIZED = (0.08, 1.5)
 """Marks counted as pips of any face: areas from this share to that of a standard pip on a face as wide as the
 die's box (the box holds the side faces too, so the top face is smaller than it)."""
+NO_ROUND_PIPS = "no round pips on any face"
 RIVAL_SIZE = 0.3
 """Marks smaller than this share of the largest round pip are specks, not pips of any face."""
 
@@ -65,7 +66,7 @@ def read_top_face(
     readings = [_read(marks_on_die(frame, box, profile, dark), box, profile) for dark in polarities]
     seen = [r for r in readings if r is not None]
     if not seen:
-        return None, 0.0, "no round pips on any face"
+        return None, 0.0, NO_ROUND_PIPS
     if len(seen) > 1:
         return None, 0.0, "both dark and light round marks on the die"
     return seen[0]

@@ -12,7 +12,7 @@ from fantan_table.vision.profile import Profile
 from fantan_table.vision.reader import NOT_SQUARE, Status, read_dice
 from fantan_table.vision.topface import ROUND, marks_on_die, read_top_face
 
-from .slanted import face_texture, slanted_die
+from .slanted import IVORY, face_texture, slanted_die
 
 SLANTED = Profile(side_faces=True, blank_face=False)
 
@@ -88,6 +88,18 @@ def test_a_die_not_square_for_its_sides_is_read_by_its_top_face():
     assert read_dice(picture, Profile(**strict, side_faces=True)).values == (5,)
     ragged = read_dice(picture, Profile(**strict, side_faces=True, min_solidity=1.5)).dice[0]  # other doubts stay
     assert ragged.value is None and "ragged" in ragged.problem
+
+
+def test_a_pipless_scrap_beside_the_dice_is_no_die_when_no_face_is_blank():
+    """A white cable tag with a line of print: not square, so not read; without a round pip, no die at all."""
+    picture, _ = slanted_die(3, (1, 2), 30, 60)
+    cv2.rectangle(picture, (60, 300), (150, 345), IVORY, -1)
+    cv2.line(picture, (75, 322), (135, 322), (30, 30, 30), 3)
+    assert read_dice(picture, Profile(blank_face=False)).status is Status.UNSURE  # the tag: not square
+    assert read_dice(picture, SLANTED, expect=1).values == (3,)
+    assert read_dice(picture, SLANTED, expect=1).status is Status.OK
+    with_blank = read_dice(picture, Profile(side_faces=True))  # piecepack dice have a blank face: still unsure
+    assert with_blank.status is Status.UNSURE and len(with_blank.dice) == 2
 
 
 def test_the_top_faces_pips_are_round_and_the_side_faces_flat():
