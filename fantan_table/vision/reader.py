@@ -222,7 +222,7 @@ def _find_dice(
             continue  # a phone, a pen, a laptop's corner
         problem = _shape_problem(shape, one_die, die_min, die_max, profile)
         if whole and shape.solidity < profile.min_solidity:  # a die's outline is crisp; a ragged one barely stands out
-            problem = "low contrast with the table: its outline is ragged"
+            problem = RAGGED
         found.append((shape.rect, problem))
     return found
 
@@ -473,6 +473,7 @@ _SEAM_GRADIENT = 70.0
 """Sobel magnitude above which a pixel is an edge (a seam between dice, a pip's rim), not a flat face."""
 
 
+RAGGED = "low contrast with the table: its outline is ragged"
 NOT_SQUARE = "not square from above: cocked, stacked, or dice touching that could not be told apart"
 
 
@@ -523,7 +524,9 @@ def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile
         value, confidence, top_problem = read_top_face(frame, full_box, profile)
         if top_problem == NO_ROUND_PIPS and not profile.blank_face:
             return DieReading(0, center, full_box, 1.0, None)  # nothing pip-like: no die, where no face is blank
-        if problem == NOT_SQUARE:  # side faces make a die's outline no square
+        # side faces make a die's outline no square; a faint die's outline is ragged, but two or more round pips
+        # in a face's pattern at their spacing are a die whatever its outline (one pip could be any dark spot)
+        if problem == NOT_SQUARE or (problem == RAGGED and (value or 0) >= 2):
             return DieReading(value, center, full_box, confidence, None if value is not None else problem)
     if problem:
         return DieReading(None, center, full_box, 0.0, problem)
