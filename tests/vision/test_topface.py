@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from fantan_table.vision.profile import Profile
 from fantan_table.vision.reader import NOT_SQUARE, RAGGED, Status, _read_die, read_dice
-from fantan_table.vision.topface import ROUND, marks_on_die, read_top_face
+from fantan_table.vision.topface import ROUND, Mark, _between, marks_on_die, read_top_face
 
 from .slanted import IVORY, face_texture, slanted_die
 
@@ -155,3 +155,17 @@ def test_light_dice_with_dark_pips_read_with_either_polarity(polarity):
     profile = Profile(side_faces=True, blank_face=False, pip_polarity=polarity)
     assert read_top_face(picture, _box(silhouette), profile)[0] == 6
     assert read_top_face(picture, _box(silhouette), Profile(side_faces=True, pip_polarity="light"))[0] is None
+
+
+def _mark(x: float, y: float, roundness: float = 0.4) -> Mark:
+    """A pip squeezed up and down (a face seen from a camera below the picture), 4 px across."""
+    return Mark(np.array([x, y]), 12, np.diag([4.0, 4.0 * roundness**2]), False)
+
+
+def test_round_pips_between_other_faces_pips_are_not_the_top_face():
+    """Side faces hang from the top face's near edges: pips beyond the round ones, away from the camera, mean
+    the round ones are no top face (a box that missed the die's far part, a side face turned to the camera)."""
+    top = [_mark(100, 100, 0.9)]
+    assert not _between(top, [_mark(90, 120), _mark(110, 125), _mark(85, 100)])  # all on the camera's side
+    assert _between(top, [_mark(90, 120), _mark(110, 125), _mark(100, 80)])  # one beyond the top face
+    assert not _between(top, [])
