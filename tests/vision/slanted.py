@@ -5,6 +5,7 @@ drawn ones cover every value, turn and slant the top-face reader must handle."""
 from __future__ import annotations
 
 import math
+import random
 
 import cv2
 import numpy as np
@@ -14,6 +15,18 @@ from fantan_table.vision.pips import PIP_LAYOUTS, PIP_RADIUS
 TEXTURE = 120
 IVORY = (228, 236, 242)
 TABLE = (95, 130, 160)  # a mid-brown wooden table, darker than the dice's shaded sides
+
+
+def faces_around(top: int, front: int | None = None) -> list[int]:
+    """The values that can lie next to ``top`` (and ``front``) on a real die, whose opposite faces add up to 7."""
+    return [v for v in range(1, 7) if v not in (top, 7 - top) and v not in (front, 7 - (front or 0))]
+
+
+def random_die(rng: random.Random) -> tuple[int, int, int]:
+    """(top, front, right) of a real die lying at random."""
+    top = rng.randint(1, 6)
+    front = rng.choice(faces_around(top))
+    return top, front, rng.choice(faces_around(top, front))
 
 
 def face_texture(value: int) -> np.ndarray:

@@ -19,7 +19,7 @@ from fantan_table.vision.profile import Profile, load_profile, save_profile
 from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import PIECEPACK_SUITS, random_faces, render_scene
 
-from .slanted import slanted_die
+from .slanted import random_die, slanted_die
 
 
 def write_rolls(folder: Path, n: int, seed: int = 0) -> None:
@@ -171,14 +171,14 @@ def test_rolls_that_show_sixes_and_never_a_blank_are_ordinary_d6() -> None:
 
 
 def test_dice_seen_at_a_slant_turn_on_side_faces() -> None:
-    """A camera that sees the dice's side faces: calibration finds that reading the top face's round pips helps."""
+    """A camera that sees the dice's side faces: calibration finds that reading the top face's round pips helps.
+    From 50 to 60 degrees up the side faces are large, and their pips spoil many dice's crops: side faces are
+    chosen whatever the seed. Higher up the crops alone may read every roll, and nothing is left to gain."""
     rng = random.Random(7)
     pictures = []
-    for i in range(12):
-        top = rng.randint(1, 6)
-        front = rng.choice([v for v in range(1, 7) if v not in (top, 7 - top)])
-        right = next(v for v in range(1, 7) if v not in (top, 7 - top, front, 7 - front))
-        picture, _ = slanted_die(top, (front, right), rng.uniform(10, 80), rng.uniform(58, 70))
+    for i in range(16):
+        top, front, right = random_die(rng)
+        picture, _ = slanted_die(top, (front, right), rng.uniform(10, 80), rng.uniform(50, 60))
         pictures.append(Picture(f"roll_{i}", picture, (top,)))
     result = calibrate(pictures, Profile(), 1)
     assert result.profile.side_faces is True and "side_faces: False -> True" in result.changes

@@ -12,7 +12,7 @@ from fantan_table.vision.profile import Profile
 from fantan_table.vision.reader import NOT_SQUARE, RAGGED, Status, _read_die, read_dice
 from fantan_table.vision.topface import ROUND, Mark, _between, marks_on_die, read_top_face
 
-from .slanted import IVORY, face_texture, slanted_die
+from .slanted import IVORY, face_texture, faces_around, random_die, slanted_die
 
 SLANTED = Profile(side_faces=True, blank_face=False)
 
@@ -22,23 +22,12 @@ def _box(silhouette: np.ndarray):
     return cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
 
 
-def _faces_around(top: int, front: int | None = None) -> list[int]:
-    """The values that can lie next to ``top`` (and ``front``) on a real die, whose opposite faces add up to 7."""
-    return [v for v in range(1, 7) if v not in (top, 7 - top) and v not in (front, 7 - (front or 0))]
-
-
 @st.composite
 def dice(draw):
     """(top, front, right) of a real die."""
     top = draw(st.integers(1, 6))
-    front = draw(st.sampled_from(_faces_around(top)))
-    return top, front, draw(st.sampled_from(_faces_around(top, front)))
-
-
-def _random_die(rng: random.Random) -> tuple[int, int, int]:
-    top = rng.randint(1, 6)
-    front = rng.choice(_faces_around(top))
-    return top, front, rng.choice(_faces_around(top, front))
+    front = draw(st.sampled_from(faces_around(top)))
+    return top, front, draw(st.sampled_from(faces_around(top, front)))
 
 
 def test_the_top_face_is_read_and_the_side_faces_pips_are_not():
@@ -47,7 +36,7 @@ def test_the_top_face_is_read_and_the_side_faces_pips_are_not():
     rng = random.Random(80)
     read = 0
     for _ in range(80):
-        top, front, right = _random_die(rng)
+        top, front, right = random_die(rng)
         picture, silhouette = slanted_die(top, (front, right), rng.uniform(3, 87), rng.uniform(56, 72))
         value, confidence, problem = read_top_face(picture, _box(silhouette), SLANTED)
         assert value in (None, top)
