@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -54,7 +55,7 @@ class Mark:
     cut: bool
     """Cut by the edge of the die's box: not a whole pip."""
 
-    @property
+    @cached_property  # asked several times of every mark while the faces are told apart
     def roundness(self) -> float:
         """Short axis over long: 1 for a pip seen square on, less the more its face is turned away."""
         low, high = np.linalg.eigvalsh(self.spread)
