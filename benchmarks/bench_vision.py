@@ -116,25 +116,3 @@ def run() -> list[Row]:
         _rate(f"{n2}: wrong when ok", o2, b2, "wrong_when_ok_rate"),
     ]
     return rows
-    profile = load_profile(PHOTO_PROFILE) if PHOTO_PROFILE.is_dir() else None
-    real = _measure(_photos("valid"), {"ours": _ours(profile), "baseline": _baseline()}, "real photos (valid)")
-    o2, b2 = real["ours"], real["baseline"]
-    n2 = f"real photos valid ({o2.scenes})"
-    rows += [
-        Row(
-            f"{n2}: per-die accuracy",
-            _pct(o2.per_die_accuracy),
-            _pct(b2.per_die_accuracy),
-            ">= 99%",
-            lambda: o2.per_die_accuracy >= 0.99,
-        ),
-        Row(
-            f"{n2}: exact scenes",
-            _pct(o2.exact_scene_rate),
-            _pct(b2.exact_scene_rate),
-            ">= 97%",
-            lambda: o2.exact_scene_rate >= 0.97,
-        ),
-        Row(f"{n2}: wrong when ok", _pct(o2.wrong_when_ok_rate), _pct(b2.wrong_when_ok_rate)),
-    ]
-    return rows
