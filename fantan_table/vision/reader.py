@@ -146,6 +146,12 @@ def _body_mask(
         k = min(2 * (min(tiny.shape[:2]) // 2) - 1, 4 * 6 + 1)
         tiny = cv2.medianBlur(tiny, max(3, k))
         table = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
+    return _standing_out(lab, table, profile), lab
+
+
+def _standing_out(lab: np.ndarray, table: np.ndarray, profile: Profile) -> np.ndarray:
+    """Pixels (255) lighter than the table's look, or of another colour, by the profile's margins; specks
+    removed and hairline gaps closed."""
     light, a, b = cv2.split(lab)
     table_light, table_a, table_b = cv2.split(table)
     lighter = cv2.subtract(light, table_light) > profile.body_lightness  # saturating: darker counts as 0
@@ -155,8 +161,7 @@ def _body_mask(
     )
     mask = (lighter | colour).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-    return mask, lab
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
 
 
 def _components8(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
@@ -179,6 +184,9 @@ def _find_dice(
         if area >= 0.45 * die_min**2:  # smaller are crumbs
             blobs.append((x, y, _fill_pip_holes(labels[y : y + bh, x : x + bw] == i, 0.012 * die_max**2)))
     blob_shapes = [_Shape.of(blob, (x, y)) for x, y, blob in blobs]
+    for k, shape in enumerate(blob_shapes):
+        if shape.solidity < profile.min_solidity:
+            blobs[k], blob_shapes[k] = _against_table_around(lab, mask, blobs[k], shape, die_max, profile)
     # the size of a die here, from the dice lying alone; the profile's middle size if every die touches another
     alone = _lone_die_areas(blob_shapes, die_min, die_max)
     side = math.sqrt(float(np.median(alone))) if alone else math.sqrt(die_min * die_max)
@@ -225,6 +233,56 @@ def _find_dice(
             problem = RAGGED
         found.append((shape.rect, problem))
     return found
+
+
+def _against_table_around(
+    lab: np.ndarray,
+    mask: np.ndarray,
+    blob: tuple[int, int, np.ndarray],
+    shape: _Shape,
+    die_max: float,
+    profile: Profile,
+) -> tuple[tuple[int, int, np.ndarray], _Shape]:
+    """A ragged blob found again against the table right around it, and kept if its outline is then crisper.
+
+    The table's look is a median over several dice's widths; where the table's shade changes within that (a
+    darker plank, the frame's corner), a pale die barely stands out from it, and only parts of the die are
+    found. Against the table just around the die, all of it stands out."""
+    x, y, part = blob
+    h, w = mask.shape
+    bh, bw = part.shape
+    pad = max(3, round(0.3 * die_max))
+    x0, y0, x1, y1 = max(x - pad, 0), max(y - pad, 0), min(x + bw + pad, w), min(y + bh + pad, h)
+    near = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    near[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw] = part
+    outline = np.zeros_like(near)  # the blob's hull: the parts of the die between its pieces are no table
+    cv2.fillConvexPoly(outline, cv2.convexHull(_points(part, (x - x0, y - y0))).astype(np.int32), 1)
+    gap = max(2, round(0.05 * die_max))  # nor is the die's faint rim
+    reach = max(gap + 2, round(0.15 * die_max))
+    ring = _grown(outline, reach) > _grown(outline, gap)
+    ring &= mask[y0:y1, x0:x1] == 0  # nor any other die
+    if np.count_nonzero(ring) < 0.5 * np.count_nonzero(outline):
+        return blob, shape  # hemmed in by other dice: too little table to measure
+    patch = lab[y0:y1, x0:x1]
+    table = np.empty_like(patch)
+    table[:] = np.median(patch[ring], axis=0)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(_standing_out(patch, table, profile), connectivity=8)
+    overlap = np.bincount(labels[near.astype(bool)], minlength=n)
+    overlap[0] = 0
+    best = int(np.argmax(overlap))
+    bx, by, bbw, bbh, _ = stats[best]
+    if overlap[best] < 0.9 * np.count_nonzero(part):
+        return blob, shape  # found again, it must take in what was found before, not a piece of it
+    if bx == 0 or by == 0 or bx + bbw >= x1 - x0 or by + bbh >= y1 - y0:
+        return blob, shape  # it runs on into the table: no outline of a die here
+    again = (x0 + bx, y0 + by, _fill_pip_holes(labels[by : by + bbh, bx : bx + bbw] == best, 0.012 * die_max**2))
+    again_shape = _Shape.of(again[2], again[:2])
+    more_of_it = again_shape.area >= 1.1 * shape.area  # a crisp blob (dice touching) comes out the same
+    return (again, again_shape) if more_of_it and again_shape.solidity > shape.solidity else (blob, shape)
+
+
+def _grown(mask: np.ndarray, by: int) -> np.ndarray:
+    return cv2.dilate(mask, np.ones((2 * by + 1, 2 * by + 1), np.uint8))
 
 
 def _lone_die_areas(shapes: list[_Shape], die_min: float, die_max: float) -> list[int]:
