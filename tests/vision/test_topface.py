@@ -57,6 +57,23 @@ def test_the_reader_never_takes_a_side_face_for_the_top(die, turn, elevation):
     assert die.value in (None, top), die
 
 
+@settings(max_examples=60, deadline=None)
+@given(die=dice(), turn=st.floats(1, 89), elevation=st.floats(50, 85), edge=st.integers(0, 3), cut=st.floats(0, 0.5))
+def test_a_slanted_die_cut_by_the_frames_edge_is_never_read_wrong(die, turn, elevation, edge, cut):
+    """The frame's edge ``cut`` of a side into the die's outline, on any side: the top face or a side face cut."""
+    top, front, right = die
+    picture, silhouette = slanted_die(top, (front, right), turn, elevation)
+    ys, xs = np.nonzero(silhouette)
+    depth = round(cut * 56)  # slanted_die draws a 56-pixel die
+    frame = [
+        picture[ys.min() + depth :],
+        picture[: ys.max() + 1 - depth],
+        picture[:, xs.min() + depth :],
+        picture[:, : xs.max() + 1 - depth],
+    ][edge]
+    assert all(d.value in (None, top) for d in read_dice(np.ascontiguousarray(frame), SLANTED).dice)
+
+
 def test_without_side_faces_a_die_showing_its_sides_is_not_read():
     picture, _ = slanted_die(5, (6, 3), 45, 50)
     assert read_dice(picture, Profile(blank_face=False)).status is Status.UNSURE
