@@ -27,7 +27,7 @@ import numpy as np
 
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
 from .profile import Profile
-from .topface import NO_ROUND_PIPS, read_top_face
+from .topface import NO_ROUND_PIPS, RotatedBox, read_top_face
 
 FACE_PX = 64
 """The side of the square crop a top face is scaled to for counting pips."""
@@ -39,9 +39,6 @@ class Status(enum.Enum):
     OK = "ok"
     UNSURE = "unsure"
     ERROR = "error"
-
-
-RotatedBox = tuple[tuple[float, float], tuple[float, float], float]
 
 
 @dataclass(frozen=True)
@@ -268,7 +265,7 @@ def _against_table_around(
     patch = lab[y0:y1, x0:x1]
     table = np.empty_like(patch)
     table[:] = np.median(patch[ring], axis=0)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(_standing_out(patch, table, profile), connectivity=8)
+    n, labels, stats, _ = _components8(_standing_out(patch, table, profile))
     overlap = np.bincount(labels[near.astype(bool)], minlength=n)
     overlap[0] = 0
     best = int(np.argmax(overlap))

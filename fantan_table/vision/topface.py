@@ -39,7 +39,7 @@ RIVAL_SIZE = 0.3
 """Marks smaller than this share of the largest round pip are specks, not pips of any face."""
 NO_ROUND_PIPS = "no round pips on any face"
 
-Box = tuple[tuple[float, float], tuple[float, float], float]
+RotatedBox = tuple[tuple[float, float], tuple[float, float], float]
 """A die's rotated box in frame pixels, ``((cx, cy), (w, h), angle)`` as OpenCV's rotated rectangles."""
 
 
@@ -62,7 +62,7 @@ class Mark:
         return math.sqrt(max(low, 0.0) / high)
 
 
-def read_top_face(frame: np.ndarray, box: Box, profile: Profile) -> tuple[int | None, float, str | None]:
+def read_top_face(frame: np.ndarray, box: RotatedBox, profile: Profile) -> tuple[int | None, float, str | None]:
     """(value, confidence, problem) of the die in ``box`` (frame pixels), from the round pips of its top face."""
     polarities = (True, False) if profile.pip_polarity == "auto" else (profile.pip_polarity == "dark",)
     readings = [_read(marks_on_die(frame, box, profile, dark), box, profile) for dark in polarities]
@@ -74,7 +74,7 @@ def read_top_face(frame: np.ndarray, box: Box, profile: Profile) -> tuple[int | 
     return seen[0]
 
 
-def marks_on_die(frame: np.ndarray, box: Box, profile: Profile, dark: bool) -> list[Mark]:
+def marks_on_die(frame: np.ndarray, box: RotatedBox, profile: Profile, dark: bool) -> list[Mark]:
     """The marks darker (or lighter) than the die's body inside its box, at full resolution."""
     corners = cv2.boxPoints(box)
     x0, y0 = np.maximum(np.floor(corners.min(axis=0)).astype(int), 0)
@@ -107,7 +107,7 @@ def marks_on_die(frame: np.ndarray, box: Box, profile: Profile, dark: bool) -> l
     return marks
 
 
-def _read(marks: list[Mark], box: Box, profile: Profile) -> tuple[int | None, float, str | None] | None:
+def _read(marks: list[Mark], box: RotatedBox, profile: Profile) -> tuple[int | None, float, str | None] | None:
     """The reading from one kind of mark, or ``None`` when no round pip of that kind is on the die."""
     (_, _), (w, h), _ = box
     side = math.sqrt(w * h)
