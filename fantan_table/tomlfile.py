@@ -39,6 +39,14 @@ def read_toml(path: Path, error: type[Exception], what: str) -> dict[str, Any]:
 
 def check(value: Any, kind: Any, where: str, error: type[Exception]) -> Any:
     """``value`` as the kind wants it (ints widen to floats, lists to tuples), or ``error`` naming ``where``."""
+    taken = converted(value, kind)
+    if taken is None:
+        raise error(f"{where}: must be {WANTED[kind]} (got {value!r})")
+    return taken
+
+
+def converted(value: Any, kind: Any) -> Any:
+    """``value`` as the kind wants it, or ``None`` when it is not of that kind (TOML has no null)."""
     if kind in (int, bool, str) and type(value) is kind:
         return value
     if kind is float and type(value) in (int, float):
@@ -54,4 +62,4 @@ def check(value: Any, kind: Any, where: str, error: type[Exception]) -> Any:
             return tuple(value)
         if kind == "strings" and all(isinstance(v, str) for v in value):
             return tuple(value)
-    raise error(f"{where}: must be {WANTED[kind]} (got {value!r})")
+    return None

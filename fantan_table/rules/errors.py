@@ -1,7 +1,9 @@
 """Every refusal of the rules core is one of these, and its message names the rule broken."""
 
+from ..errors import FantanError
 
-class RulesError(ValueError):
+
+class RulesError(FantanError, ValueError):
     """A request the rules of piecepack Fan Tan do not allow."""
 
 
