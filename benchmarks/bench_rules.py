@@ -21,11 +21,12 @@ from fantan_table.rules import (
     Variant,
     all_positions,
     open_distribution,
+    open_number,
 )
 
 
 def _enumerate(dice: int) -> tuple[Fraction, ...]:
-    counts = Counter(sum(r) % 4 for r in product(PIECEPACK_FACES, repeat=dice))
+    counts = Counter(open_number(r) for r in product(PIECEPACK_FACES, repeat=dice))
     return tuple(Fraction(counts[k], 6**dice) for k in range(4))
 
 
@@ -50,6 +51,7 @@ def _night(rounds: int, seed: int) -> None:
                 game.place(p.name, rng.choice(positions))
         game.close_bets()
         game.settle(rng.randrange(4))
+        game.next_round()
 
 
 def run() -> list[Row]:

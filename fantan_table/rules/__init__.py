@@ -1,6 +1,7 @@
 """The rules of piecepack Fan Tan: bets, exact settlement in cents, odds, and the game's ledger. No I/O."""
 
 from .bets import VALID_FORMS, Bet, BetKind, Payout, Variant, all_positions, format_variants, parse_bet, parse_variants
+from .dice import open_number
 from .errors import BetError, ConfigError, GameError, RulesError, StakeError
 from .game import (
     AfterRounds,
@@ -14,7 +15,6 @@ from .game import (
     GameConfig,
     HouseBank,
     HouseScorer,
-    Phase,
     Player,
     PlayerSettlement,
     RotatingBanker,
@@ -27,6 +27,7 @@ from .game import (
 )
 from .money import COIN_CENTS, format_cents, format_delta
 from .odds import D6_FACES, PIECEPACK_FACES, BetOdds, bet_odds, expected_value, open_distribution
+from .round import TRANSITIONS, Action, RoundMachine, Stage
 from .settlement import (
     MAX_COINS_PER_ROUND,
     BetResult,
@@ -39,6 +40,7 @@ from .settlement import (
 )
 
 __all__ = [
+    "Action",
     "AfterRounds",
     "AtTime",
     "BankerBankrupt",
@@ -63,16 +65,18 @@ __all__ = [
     "Outcome",
     "PIECEPACK_FACES",
     "Payout",
-    "Phase",
     "Player",
     "PlayerSettlement",
     "RotatingBanker",
+    "RoundMachine",
     "RoundReport",
     "RulesError",
     "ScoringTable",
     "SecondLastBankrupt",
     "StakeError",
+    "Stage",
     "Suit",
+    "TRANSITIONS",
     "UntilRaid",
     "VALID_FORMS",
     "Variant",
@@ -87,6 +91,7 @@ __all__ = [
     "format_variants",
     "is_bankrupt",
     "open_distribution",
+    "open_number",
     "parse_bet",
     "parse_variants",
     "settle_wager",

@@ -1,7 +1,8 @@
 """A game of piecepack Fan Tan: players, the bank, rounds, the ledger and when the game ends.
 
 :class:`Game` is driven by a handful of actions (place, remove, close bets, settle,
-void, raid, resume) and is deterministic: replaying the same actions gives the same
+void, next round, raid, resume), each a move of the one round machine (:mod:`.round`),
+and is deterministic: replaying the same actions gives the same
 ledger, which is what the table's journal relies on. It does no I/O and reads no clock:
 a time limit is checked against the time the caller passes in.
 """
@@ -16,6 +17,7 @@ from datetime import datetime
 from .bets import Bet, Variant
 from .errors import ConfigError, GameError, StakeError
 from .money import COIN_CENTS, format_cents
+from .round import Action, RoundMachine, Stage, refusal
 from .settlement import BetResult, Wager, check_open_number, check_stake, check_variants, settle_wagers
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -169,12 +171,6 @@ def _check_cents(what: str, cents: int, *, minimum: int) -> None:
         raise ConfigError(f"the {what} must be at least {format_cents(minimum)} (got {format_cents(cents)})")
 
 
-class Phase(enum.Enum):
-    BETTING = "betting"
-    CLOSED = "closed"
-    OVER = "over"
-
-
 @dataclass(frozen=True)
 class PlayerSettlement:
     player: str
@@ -222,6 +218,7 @@ class ScoringTable:
 
 
 HOUSE_COLUMN = "House"
+_STEPS = frozenset({Action.READ, Action.READ_UNSHAKEN, Action.CONFIRM, Action.REROLL, Action.SHOW})
 
 
 class Game:
@@ -229,14 +226,13 @@ class Game:
 
     def __init__(self, config: GameConfig) -> None:
         self.config = config
-        self.phase = Phase.BETTING
+        self.machine = RoundMachine()
         self.round = 1
         self.rounds_played = 0
         self.end_reason: EndReason | None = None
         self.reports: list[RoundReport] = []
         self._balances = {p.name: config.starting_balance_cents for p in config.players}
         self._wagers: dict[str, dict[Bet, int]] = {p.name: {} for p in config.players}
-        self._phase_before_raid: Phase | None = None
         banker = config.banker
         self.house_cents: int | None = banker.balance_cents if isinstance(banker, HouseBank) else None
         self.banker: str | None = None
@@ -246,6 +242,10 @@ class Game:
         self._rows: list[tuple[int, ...]] = [self._totals()]
 
     # -- reading the state ---------------------------------------------------------------
+    @property
+    def stage(self) -> Stage:
+        return self.machine.stage
+
     @property
     def players(self) -> tuple[Player, ...]:
         return self.config.players
@@ -271,7 +271,8 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        """Whether the game has ended (or is stopped by a raid); a last result may still be on show."""
+        return self.end_reason is not None
 
     def scoring_table(self) -> ScoringTable:
         columns = tuple(p.name for p in self.players)
@@ -282,7 +283,7 @@ class Game:
     # -- betting ---------------------------------------------------------------------------
     def place(self, name: str, bet: Bet, coins: int = 1) -> None:
         """Put ``coins`` $1 coins of ``name`` on ``bet``; refused, with the rule named, if the rules forbid it."""
-        self._require(Phase.BETTING, "place a bet")
+        self._check(Action.BET)
         self.config.player(name)
         if name == self.banker:
             raise GameError(f"{name} is the banker this round, and the banker does not bet")
@@ -295,7 +296,7 @@ class Game:
 
     def remove(self, name: str, bet: Bet, coins: int = 1) -> None:
         """Take ``coins`` of ``name``'s coins back off ``bet`` while betting is open."""
-        self._require(Phase.BETTING, "take a bet back")
+        self._check(Action.UNBET)
         self.config.player(name)
         on_spot = self._wagers[name].get(bet, 0)
         if type(coins) is not int or coins < 1:
@@ -309,13 +310,12 @@ class Game:
 
     def close_bets(self) -> None:
         """'No more bets': from now on the layout is frozen until the round is settled or void."""
-        self._require(Phase.BETTING, "close betting")
-        self.phase = Phase.CLOSED
+        self._move(Action.CLOSE)
 
     # -- ending a round ----------------------------------------------------------------------
     def settle(self, open_number: int, at: datetime | None = None) -> RoundReport:
         """Pay and collect every wager of the round for ``open_number``; ``at`` is now, for a time limit."""
-        self._require(Phase.CLOSED, "settle the round")
+        self._check(Action.SETTLE)
         check_open_number(open_number)
         settlements = []
         for player in self.players:
@@ -334,79 +334,87 @@ class Game:
         report = RoundReport(self.round, open_number, self.banker, tuple(settlements), banker_delta)
         self.rounds_played += 1
         self._rounds_banked += 1
-        self._finish_round(report, at)
+        self._finish_round(Action.SETTLE, report, at)
         return report
 
     def void(self, at: datetime | None = None) -> RoundReport:
         """Call the round off: every stake goes back, nothing is won or lost."""
-        self._require(Phase.CLOSED, "void the round")
+        self._check(Action.VOID)
         settlements = tuple(
             PlayerSettlement(p.name, (), self._balances[p.name], self._balances[p.name]) for p in self.players
         )
         report = RoundReport(self.round, None, self.banker, settlements, 0, voided=True)
-        self._finish_round(report, at)
+        self._finish_round(Action.VOID, report, at)
         return report
 
-    def _finish_round(self, report: RoundReport, at: datetime | None) -> None:
+    def _finish_round(self, action: Action, report: RoundReport, at: datetime | None) -> None:
+        self._move(action)
         self.reports.append(report)
         self._rows.append(self._totals())
         self._wagers = {p.name: {} for p in self.players}
-        self.round += 1
-        self.phase = Phase.BETTING
         reason = self._agreed_end_reached(report, at)
         if reason is None:
             self._pass_the_bank()
             reason = self._forced_end()
-        if reason is not None:
-            self.phase, self.end_reason = Phase.OVER, reason
+        self.end_reason = reason
+
+    def next_round(self, at: datetime | None = None) -> None:
+        """Take the result off show: the next round opens, unless the game has ended (or its time has come)."""
+        self._move(Action.GAME_OVER if self.is_over else Action.NEXT)
+        self.round += 1
+        if at is not None:
+            self.finish_if_due(at)
 
     def finish_if_due(self, now: datetime) -> bool:
         """Between rounds (betting open, no coin down), end the game if its agreed time has come."""
         end = self.config.end
         due = isinstance(end, AtTime) and now >= end.deadline
-        if due and self.phase is Phase.BETTING and not any(self._wagers.values()):
-            self.phase, self.end_reason = Phase.OVER, EndReason.TIME
+        if due and self.stage is Stage.BETTING and not any(self._wagers.values()):
+            self._move(Action.GAME_OVER)
+            self.end_reason = EndReason.TIME
             return True
         return False
 
     def end(self) -> None:
         """Stop here, as the table agrees: between rounds, with no coin on the layout."""
-        self._require(Phase.BETTING, "end the game")
+        self._check(Action.END)
         if any(self._wagers.values()):
             raise GameError("coins are on the layout: take them back, or play the round first")
-        self.phase, self.end_reason = Phase.OVER, EndReason.ENDED
+        self._move(Action.END)
+        self.end_reason = EndReason.ENDED
+
+    def step(self, action: Action) -> None:
+        """A move that touches no money (a reading, its check, showing the result): only the round moves."""
+        if action not in _STEPS:
+            raise GameError(f"{action.value!r} changes the ledger: use its own method")
+        self._move(action)
 
     # -- the police --------------------------------------------------------------------------
     def raid(self) -> None:
         """The police raid: the game stops at once. Everything is kept, so it can resume later."""
-        self._require_not_over("raid the house")
-        self._phase_before_raid = self.phase
-        self.phase, self.end_reason = Phase.OVER, EndReason.RAID
+        if self.end_reason is not None:  # a game already over, its last result maybe still on show
+            raise GameError(refusal(Action.RAID, Stage.OVER, self.end_reason.value))
+        self._move(Action.RAID)
+        self.end_reason = EndReason.RAID
 
     def resume(self) -> None:
         """Carry on after a raid, exactly where the game stopped, with the same coins on the layout."""
-        if self.end_reason is not EndReason.RAID or self._phase_before_raid is None:
+        if self.stage is not Stage.RAIDED:
             raise GameError("only a game stopped by a police raid can be resumed")
-        self.phase, self.end_reason, self._phase_before_raid = self._phase_before_raid, None, None
+        self._move(Action.RESUME)
+        self.end_reason = None
 
     # -- internals ---------------------------------------------------------------------------
     def _totals(self) -> tuple[int, ...]:
         totals = tuple(self._balances[p.name] for p in self.players)
         return totals + ((self.house_cents,) if self.house_cents is not None else ())
 
-    def _require(self, phase: Phase, action: str) -> None:
-        self._require_not_over(action)
-        if self.phase is not phase:
-            why = {
-                Phase.BETTING: "betting is still open: call 'no more bets' first",
-                Phase.CLOSED: "betting is closed ('no more bets' was called)",
-            }[self.phase]
-            raise GameError(f"cannot {action} in round {self.round}: {why}")
+    def _check(self, action: Action) -> RoundMachine:
+        """The round after ``action``, or the rule's refusal; changes nothing, so it can come before every check."""
+        return self.machine.after(action, self.end_reason.value if self.end_reason else None)
 
-    def _require_not_over(self, action: str) -> None:
-        if self.phase is Phase.OVER:
-            assert self.end_reason is not None
-            raise GameError(f"cannot {action}: the game is over ({self.end_reason.value})")
+    def _move(self, action: Action) -> None:
+        self.machine = self._check(action)
 
     def _pass_the_bank(self) -> None:
         banker = self.config.banker

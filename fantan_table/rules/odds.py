@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Final
 
 from .bets import Bet, Variant, all_positions
+from .dice import open_number
 from .errors import RulesError
 from .layout import TILES
 
@@ -36,10 +37,10 @@ def open_distribution(dice: int = 4, faces: Sequence[int] = PIECEPACK_FACES) -> 
         raise RulesError(f"die faces are whole numbers (got {list(faces)!r})")
     one_die = [0] * 4  # ways one die lands on each residue mod 4
     for face in faces:
-        one_die[face % 4] += 1
+        one_die[open_number((face,))] += 1
     ways = [1, 0, 0, 0]  # zero dice: total 0, one way
     for _ in range(dice):
-        ways = [sum(ways[a] * one_die[(k - a) % 4] for a in TILES) for k in TILES]
+        ways = [sum(ways[a] * one_die[open_number((k, -a))] for a in TILES) for k in TILES]  # a + (k - a) opens k
     outcomes = len(faces) ** dice
     return (
         Fraction(ways[0], outcomes),

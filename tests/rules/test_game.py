@@ -15,10 +15,10 @@ from fantan_table.rules import (
     GameConfig,
     GameError,
     HouseBank,
-    Phase,
     Player,
     RotatingBanker,
     SecondLastBankrupt,
+    Stage,
     StakeError,
     Suit,
     UntilRaid,
@@ -44,7 +44,9 @@ def play(g: Game, open_number: int, bets: dict[str, list[tuple[Bet, int]]] | Non
         for bet, coins in wagers:
             g.place(name, bet, coins)
     g.close_bets()
-    return g.settle(open_number, at)
+    report = g.settle(open_number, at)
+    g.next_round(at)
+    return report
 
 
 # -- set-up --------------------------------------------------------------------------------
@@ -52,7 +54,7 @@ def test_defaults_follow_the_seed():
     g = game(players=(COLIN, STEVE, DEAN, GRAEME))
     assert g.balances == {"Colin": 5000, "Steve": 5000, "Dean": 5000, "Graeme": 5000}
     assert g.banker is None and g.house_cents is None
-    assert g.phase is Phase.BETTING and g.round == 1
+    assert g.stage is Stage.BETTING and g.round == 1
 
 
 @pytest.mark.parametrize(
@@ -151,7 +153,7 @@ def test_round_report_and_scoring_table_keep_history():
     table = g.scoring_table()
     assert table.columns == ("Colin", "Steve", "Dean")
     assert table.column("Steve") == (5000, 4500, 4600)
-    assert g.round == 3 and g.phase is Phase.BETTING
+    assert g.round == 3 and g.stage is Stage.BETTING
     assert all(g.wagers(p.name) == () for p in g.players)
 
 
@@ -160,6 +162,7 @@ def test_void_returns_every_stake_and_does_not_count_as_played():
     g.place("Colin", Bet.number(2), 5)
     g.close_bets()
     report = g.void()
+    g.next_round()
     assert report.voided and report.open_number is None
     assert g.balances == {"Colin": 5000, "Steve": 5000}
     assert not g.is_over and g.round == 2 and g.rounds_played == 0
@@ -241,7 +244,7 @@ def test_police_raid_ends_at_once_and_can_resume():
     with pytest.raises(GameError, match="raided by the police"):
         g.settle(2)
     g.resume()
-    assert g.phase is Phase.CLOSED and g.wagers("Colin")[0].coins == 3
+    assert g.stage is Stage.CLOSED and g.wagers("Colin")[0].coins == 3
     assert g.settle(2).players[0].delta_cents == 900
     with pytest.raises(GameError, match="only a game stopped by a police raid"):
         g.resume()

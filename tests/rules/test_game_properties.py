@@ -11,10 +11,10 @@ from fantan_table.rules import (
     GameConfig,
     HouseBank,
     HouseScorer,
-    Phase,
     Player,
     RotatingBanker,
     RulesError,
+    Stage,
     Suit,
     Variant,
     parse_bet,
@@ -46,7 +46,7 @@ class FanTanNight(RuleBasedStateMachine):
     def snapshot(self):
         g = self.game
         return (
-            g.phase,
+            g.stage,
             g.round,
             dict(g.balances),
             g.house_cents,
@@ -93,7 +93,7 @@ class FanTanNight(RuleBasedStateMachine):
         except RulesError:
             assert self.snapshot() == before
 
-    @precondition(lambda self: self.game.phase is Phase.CLOSED)
+    @precondition(lambda self: self.game.stage is Stage.CLOSED)
     @rule(open_number=st.integers(0, 3))
     def settle(self, open_number):
         g = self.game
@@ -112,12 +112,18 @@ class FanTanNight(RuleBasedStateMachine):
         if isinstance(g.config.banker, HouseScorer):
             self.house_result += report.banker_delta_cents
 
-    @precondition(lambda self: self.game.phase is Phase.CLOSED)
+    @precondition(lambda self: self.game.stage is Stage.CLOSED)
     @rule()
     def void(self):
         balances = dict(self.game.balances)
         report = self.game.void()
         assert report.voided and dict(self.game.balances) == balances
+
+    @precondition(lambda self: self.game.stage is Stage.SHOWING)
+    @rule()
+    def next_round(self):
+        self.game.next_round()
+        assert self.game.stage is (Stage.OVER if self.game.is_over else Stage.BETTING)
 
     @precondition(lambda self: not self.game.is_over)
     @rule()

@@ -1,0 +1,208 @@
+"""What can happen at a Fan Tan table, as typed events: one frozen dataclass per kind, one kind each.
+
+The journal keeps each event as its kind's text and a JSON payload (``table/core/codec.py`` turns one
+into the other); the table's state is the fold of these events, so a night resumes from them.
+A reading keeps everything the reader said about each die, so the page can show it as it was seen.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import ClassVar, Literal
+
+from .bets import Bet
+from .game import GameConfig
+
+OnUnsure = Literal["reroll", "void"]
+"""The house rule for dice the reader cannot read: roll again, or call the round off."""
+
+
+class Kind(enum.Enum):
+    """An event's kind; the value is the text the journal stores (never change one: old nights use them)."""
+
+    SETUP = "setup"
+    BET = "bet"
+    UNBET = "unbet"
+    CLOSED = "closed"
+    READING = "reading"
+    CONFIRMED = "confirmed"
+    REROLL = "reroll"
+    SETTLED = "settled"
+    VOIDED = "voided"
+    SHOWN = "shown"
+    NEXT = "next"
+    ENDED = "ended"
+    RAID = "raid"
+    RESUMED = "resumed"
+    FAULT = "fault"
+
+
+# -- what the reader saw ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Box:
+    """A die's outline as a rotated rectangle in frame pixels (OpenCV's convention: degrees, clockwise)."""
+
+    center: tuple[float, float]
+    size: tuple[float, float]
+    angle: float = 0.0
+
+
+@dataclass(frozen=True)
+class DieSeen:
+    value: int | None
+    """Pips on the top face, ``None`` for a die the reader could not read."""
+    center: tuple[float, float]
+    box: Box
+    confidence: float | None = None
+    """How sure the reader was, 0-1; ``None`` when not measured (dice entered by hand, nights before it was kept)."""
+    problem: str | None = None
+    """Why this die made the reading unsure, if it did."""
+
+    @property
+    def side(self) -> float:
+        return max(self.box.size)
+
+
+@dataclass(frozen=True)
+class FrameRef:
+    file: str
+    """The photo, relative to the state directory."""
+    sha256: str
+    size: tuple[int, int] | None = None
+    """The photo's width and height in pixels (``None`` in nights before it was kept), for drawing the boxes on it."""
+
+
+@dataclass(frozen=True)
+class ReadingRecord:
+    source: str
+    """"camera", or "hand" for dice the banker entered (an audited override)."""
+    status: str
+    """"ok", "unsure" or "error" as the reader said; "rejected" once the banker asked for a re-roll."""
+    dice: tuple[DieSeen, ...]
+    message: str
+    frame: FrameRef | None
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        return tuple(d.value for d in self.dice if d.value is not None)
+
+
+# -- the events --------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Setup:
+    kind: ClassVar[Kind] = Kind.SETUP
+    game: GameConfig
+    on_unsure: OnUnsure = "reroll"
+
+
+@dataclass(frozen=True)
+class BetPlaced:
+    kind: ClassVar[Kind] = Kind.BET
+    player: str
+    bet: Bet
+    coins: int = 1
+
+
+@dataclass(frozen=True)
+class BetTaken:
+    kind: ClassVar[Kind] = Kind.UNBET
+    player: str
+    bet: Bet
+    coins: int = 1
+
+
+@dataclass(frozen=True)
+class BettingClosed:
+    kind: ClassVar[Kind] = Kind.CLOSED
+
+
+@dataclass(frozen=True)
+class DiceRead:
+    kind: ClassVar[Kind] = Kind.READING
+    reading: ReadingRecord
+
+
+@dataclass(frozen=True)
+class DiceConfirmed:
+    """The banker says the dice that looked unshaken were shaken after all."""
+
+    kind: ClassVar[Kind] = Kind.CONFIRMED
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """The banker rejects the reading (the dice looked unshaken, or were read wrong): shake again."""
+
+    kind: ClassVar[Kind] = Kind.REROLL
+
+
+@dataclass(frozen=True)
+class Settled:
+    kind: ClassVar[Kind] = Kind.SETTLED
+    open_number: int
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Voided:
+    kind: ClassVar[Kind] = Kind.VOIDED
+    reason: str
+
+
+@dataclass(frozen=True)
+class Shown:
+    """The result has been put on show (display, LEDs, page): after a restart it is not shown twice."""
+
+    kind: ClassVar[Kind] = Kind.SHOWN
+
+
+@dataclass(frozen=True)
+class NextRound:
+    kind: ClassVar[Kind] = Kind.NEXT
+
+
+@dataclass(frozen=True)
+class Ended:
+    kind: ClassVar[Kind] = Kind.ENDED
+
+
+@dataclass(frozen=True)
+class Raided:
+    kind: ClassVar[Kind] = Kind.RAID
+
+
+@dataclass(frozen=True)
+class Resumed:
+    kind: ClassVar[Kind] = Kind.RESUMED
+
+
+@dataclass(frozen=True)
+class Faulted:
+    """The table stopped on an unexpected error: kept for the record of why; the game is as it was."""
+
+    kind: ClassVar[Kind] = Kind.FAULT
+    reason: str
+
+
+FanTanEvent = (
+    Setup
+    | BetPlaced
+    | BetTaken
+    | BettingClosed
+    | DiceRead
+    | DiceConfirmed
+    | Reroll
+    | Settled
+    | Voided
+    | Shown
+    | NextRound
+    | Ended
+    | Raided
+    | Resumed
+    | Faulted
+)
