@@ -10,8 +10,8 @@ from pathlib import Path
 
 from common import Row
 
-from fantan_table.table.demo import Demo
-from fantan_table.table.journal import Event, Journal
+from fantan_table.table.core.journal import Event, Journal
+from fantan_table.table.wiring.demo import Demo
 
 EVENTS = 500
 

@@ -1,1 +1,3 @@
-"""The running table: config, the round's state machine, the journal, and the wiring of devices to rules and vision."""
+"""The running table, in three rooms: ``core`` (the event-sourced night), ``show`` (what it looks like) and
+``wiring`` (devices, config and threads put together). Arrows go only downward: wiring -> show -> core.
+"""

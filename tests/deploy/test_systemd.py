@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fantan_table.table.config import load_config
+from fantan_table.table.wiring.config import load_config
 
 ROOT = Path(__file__).parents[2]
 UNIT = ROOT / "systemd" / "fantan-table.service"
@@ -32,6 +32,7 @@ def test_the_unit_runs_the_table_as_its_own_user_with_the_hardware_it_needs() ->
     assert "GPIOZERO_PIN_FACTORY=lgpio" in s["Environment"]
     assert "LG_WD=/var/lib/fantan-table" in s["Environment"] and s["WorkingDirectory"] == ["/var/lib/fantan-table"]
     assert s["StateDirectory"] == ["fantan-table"] and s["Restart"] == ["on-failure"]
+    assert s["RestartPreventExitStatus"] == ["2"]  # a bad config or a damaged journal: restarting mends nothing
     assert s["ExecStart"] == ["/opt/fantan-table/venv/bin/fantan-table run --config /etc/fantan-table/config.toml"]
     for hardening in ("NoNewPrivileges", "ProtectHome", "PrivateTmp"):
         assert s[hardening] == ["yes"], hardening

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from fantan_table.rules.game import GameConfig, Player, Suit
-from fantan_table.table.config import load_config
-from fantan_table.table.hardware import Devices, open_devices
-from fantan_table.table.journal import Journal
-from fantan_table.table.table import Table
+from fantan_table.table.core.journal import Journal
+from fantan_table.table.core.table import Table
+from fantan_table.table.wiring.config import load_config
+from fantan_table.table.wiring.hardware import Devices, open_devices
 from fantan_table.vision.reader import DieReading, Reading, Status
 
 GAME = GameConfig(players=(Player("Ann", Suit.SUNS), Player("Bob", Suit.MOONS)))

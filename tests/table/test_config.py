@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import re
+import tomllib
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from fantan_table.cli import main
 from fantan_table.devices.pins import ButtonName, LedName
-from fantan_table.rules.bets import Variant
+from fantan_table.rules.bets import Variant, parse_variants
 from fantan_table.rules.game import AfterRounds, AtTime, HouseBank, RotatingBanker, Suit, UntilRaid
-from fantan_table.table.config import KEYS, ConfigFileError, load_config, on_a_raspberry_pi
+from fantan_table.settings import Key, declare, read_settings, toml_value
+from fantan_table.table.wiring.config import KEYS, ConfigFileError, example, load_config, on_a_raspberry_pi
 
 EXAMPLE = Path(__file__).parents[2] / "config.example.toml"
 
@@ -149,3 +155,57 @@ def test_pi_detection_reads_the_device_tree(tmp_path: Path) -> None:
 
 def test_led_defaults_are_all_there() -> None:
     assert set(load_config(None, "sim").pins.leds) == set(LedName)
+
+
+def test_the_committed_example_is_the_one_the_declaration_writes() -> None:
+    assert EXAMPLE.read_text(encoding="utf-8") == example(), "run: fantan-table config --example > config.example.toml"
+
+
+def test_the_config_command_prints_the_example_and_checks_a_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["config", "--example"]) == 0
+    assert capsys.readouterr().out == example()
+    assert main(["config", "--config", str(write(tmp_path, "[web]\nport = 9000\n"))]) == 0
+    assert "every key is known" in capsys.readouterr().out
+    assert main(["config", "--config", str(write(tmp_path, "[web]\nport = -1\n"))]) == 2
+    assert "[web] port: out of range, must be 0 to 65535 (got -1)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("key", [k for k in KEYS.values() if k.default is not None], ids=lambda k: k.label)
+def test_every_default_written_as_toml_reads_back_as_itself(key: Key) -> None:
+    """The example's values are the defaults: each passes its own key's checks and comes back unchanged."""
+    text = key.shown or toml_value(key.default)
+    value = tomllib.loads(f"v = {text}")["v"]
+    assert key.checked(value, key.label, ConfigFileError) == key.default
+
+
+def test_declared_choices_are_what_the_rules_accept() -> None:
+    assert KEYS[("game", "suits")].choices == tuple(s.value for s in Suit)
+    for word in KEYS[("game", "variants")].choices:
+        assert parse_variants(word) != Variant.NONE
+
+
+ranged = [k for k in KEYS.values() if k.low is not None and k.kind in (int, float)]
+
+
+@pytest.mark.parametrize("key", ranged, ids=lambda k: k.label)
+@given(data=st.data())
+@settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_a_number_is_taken_within_its_declared_range_and_refused_outside(
+    tmp_path: Path, key: Key, data: st.DataObject
+) -> None:
+    inside = data.draw(st.integers(int(key.low), int(key.high)))
+    outside = data.draw(st.one_of(st.integers(max_value=int(key.low) - 1), st.integers(min_value=int(key.high) + 1)))
+    header = f"[{key.section}]\n" if key.section else ""
+    path = write(tmp_path, f"{header}{key.name} = {inside}\n")
+    assert read_settings(path, KEYS, ConfigFileError, "config")[(key.section, key.name)] == inside
+    load_config(path, "sim")  # and the whole config takes it
+    with pytest.raises(ConfigFileError, match=re.escape(f"{key.label}: out of range, must be {key.low} to {key.high}")):
+        load_config(write(tmp_path, f"{header}{key.name} = {outside}\n"), "sim")
+
+
+def test_a_key_cannot_be_declared_twice() -> None:
+    twice = Key("web", "port", int, 1, "a port")
+    with pytest.raises(ValueError, match=r"\[web\] port is declared twice"):
+        declare(twice, twice)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fantan_table.table.journal import DATABASE, Event, Journal, JournalError, archive
+from fantan_table.table.core.journal import DATABASE, Event, Journal, JournalError, archive
 
 
 def test_events_come_back_in_order_with_their_data(journal: Journal) -> None:

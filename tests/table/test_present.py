@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from fantan_table.devices.display.screens import BetsClosed, BetsOpen, Blank, GameOver, PlayerLine, Problem, Result
 from fantan_table.rules.game import GameConfig, Player, RotatingBanker, Suit
-from fantan_table.table.journal import Journal
-from fantan_table.table.present import Lights, lights_for, screens_for
-from fantan_table.table.table import Table
+from fantan_table.table.core.journal import Journal
+from fantan_table.table.core.table import Table
+from fantan_table.table.show.present import Lights, lights_for, screens_for
 from fantan_table.vision.reader import Status
 
 from .conftest import reading

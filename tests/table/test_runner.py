@@ -11,11 +11,13 @@ from fantan_table.devices.camera import CameraError
 from fantan_table.devices.display.screens import BetsClosed, Blank, Problem, Reading, Result
 from fantan_table.devices.display.simulated import SimulatedDisplay
 from fantan_table.devices.pins import ButtonName, LedName
-from fantan_table.table.hardware import Devices
-from fantan_table.table.runner import SCREEN_SECONDS, TableRunner
-from fantan_table.table.state import Stage
-from fantan_table.table.table import Table
+from fantan_table.table.core.state import Stage
+from fantan_table.table.core.table import Table
+from fantan_table.table.wiring.hardware import Devices
+from fantan_table.table.wiring.runner import SCREEN_SECONDS, TableRunner
 from fantan_table.vision.profile import Profile
+from fantan_table.vision.reader import Reading as SeenDice
+from fantan_table.vision.reader import Status
 
 
 class Clock:
@@ -170,3 +172,16 @@ def test_holding_next_round_recalls_past_rounds(table: Table, devices: Devices) 
     clock.now += SCREEN_SECONDS
     runner.step()
     assert type(screen(devices)).__name__ == "BetsOpen" and table.state.stage is Stage.BETTING
+
+
+def test_a_frame_the_reader_cannot_read_at_all_is_shown_not_taken_for_the_cup(rig, monkeypatch) -> None:
+    runner, table, devices, _ = rig
+    press(runner, devices, ButtonName.NO_MORE_BETS)
+    failed = SeenDice(Status.ERROR, (), "the reader failed (OSError: [Errno 24] Too many open files), a bug")
+    with monkeypatch.context() as patched:
+        patched.setattr("fantan_table.table.wiring.runner.read_dice", lambda *args: failed)
+        runner.step()
+    assert screen(devices) == Problem("READER", failed.message) and runner.device_problem == f"reader: {failed.message}"
+    runner.step()  # the reader reads again (the cup is on): the trouble is over
+    assert runner.device_problem is None and screen(devices) == BetsClosed(1)
+    assert table.state.stage is Stage.CLOSED

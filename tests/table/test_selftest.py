@@ -13,9 +13,9 @@ from fantan_table.cli import main
 from fantan_table.devices.camera import CameraError
 from fantan_table.devices.panel import PanelSimulator
 from fantan_table.devices.pins import ButtonName
-from fantan_table.table.config import load_config
-from fantan_table.table.hardware import Devices, open_devices
-from fantan_table.table.selftest import run_selftest
+from fantan_table.table.wiring.config import load_config
+from fantan_table.table.wiring.hardware import Devices, open_devices
+from fantan_table.table.wiring.selftest import run_selftest
 from fantan_table.vision.profile import Profile
 
 

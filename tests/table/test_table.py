@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from fantan_table.rules.errors import GameError, RulesError
-from fantan_table.table.journal import Event, Journal, JournalError
-from fantan_table.table.state import Stage, TableState
-from fantan_table.table.table import Table, TableError
+from fantan_table.table.core.journal import Event, Journal, JournalError
+from fantan_table.table.core.state import Stage, TableState
+from fantan_table.table.core.table import Table, TableError
 from fantan_table.vision.reader import Status
 
 from .conftest import GAME, SPOTS, reading
@@ -50,7 +50,7 @@ def test_an_ok_reading_settles_at_once_and_is_shown(table: Table) -> None:
     state = table.state
     assert state.stage is Stage.SHOWING and state.game.balance("Ann") == 5000 + 600
     photo = state.rounds[-1].reading.frame
-    assert photo is not None and (table.journal.state_dir / photo["file"]).exists()
+    assert photo is not None and (table.journal.state_dir / photo.file).exists()
 
 
 def test_an_unsure_reading_never_settles_under_the_reroll_rule(table: Table) -> None:

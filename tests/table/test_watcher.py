@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fantan_table.table.watcher import CupWatcher
+from fantan_table.table.wiring.watcher import UNSURE_WAIT, CupWatcher
 from fantan_table.vision.reader import Status
 
 from .conftest import SPOTS, reading
@@ -38,11 +38,23 @@ def test_after_deciding_it_waits_for_the_cup_again() -> None:
     assert watcher.feed(CUP) is None and watcher.feed(ROLL) is ROLL
 
 
-def test_four_dice_read_unsure_are_decided_too() -> None:
-    """A cocked die is a reading to report (the table then asks for a re-roll), not a reason to wait forever."""
+def test_four_dice_read_unsure_are_decided_too_after_waiting_longer() -> None:
+    """A cocked die is a reading to report (the table then asks for a re-roll), not a reason to wait forever; but
+    settling dice read unsure too while blurred, so an unsure reading must hold UNSURE_WAIT times as long."""
     watcher = CupWatcher(still_frames=2)
     cocked = reading((1, 2, 3, None), Status.UNSURE, message="die at (1, 2): cocked or stacked")
-    assert watcher.feed(cocked) is None and watcher.feed(cocked) is cocked
+    waits = UNSURE_WAIT * 2 - 1
+    assert all(watcher.feed(cocked) is None for _ in range(waits)) and watcher.feed(cocked) is cocked
+
+
+def test_settling_dice_read_unsure_then_ok_decide_on_the_still_frames() -> None:
+    """The simulated camera's first frames after the lift are blurred and read unsure (a blurred pip is a mark
+    not counted): they must not decide; the sharp frames after them do."""
+    watcher = CupWatcher(still_frames=2)
+    blurred = reading((1, 2, None, 4), Status.UNSURE, message="die at (1, 2): 2 pips counted, but 3 marks")
+    assert watcher.feed(CUP) is None
+    assert watcher.feed(blurred) is None and watcher.feed(blurred) is None
+    assert watcher.feed(ROLL) is None and watcher.feed(ROLL) is ROLL
 
 
 def test_a_coin_beside_the_cup_is_not_a_roll() -> None:

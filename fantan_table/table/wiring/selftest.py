@@ -10,13 +10,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..devices.camera import CameraError
-from ..devices.display import DisplayError
-from ..devices.display.screens import SelftestCard
-from ..devices.display.simulated import SimulatedDisplay
-from ..devices.pins import ButtonName, LedName
-from ..vision.profile import Profile
-from ..vision.reader import Status, read_dice
+from ...devices.camera import CameraError
+from ...devices.display import DisplayError
+from ...devices.display.screens import SelftestCard
+from ...devices.display.simulated import SimulatedDisplay
+from ...devices.pins import ButtonName, LedName
+from ...vision.profile import Profile
+from ...vision.reader import Status, read_dice
 from .hardware import Devices
 
 SIM_ROLL = (0, 3, 5, 2)

@@ -1,7 +1,9 @@
 """Play the simulated table from a terminal: press its buttons, shake and lift the cup, place bets.
 
 Each command answers with what the display shows, so a round can be played on a laptop with
-nothing but the keyboard (the web page does the same with pictures).
+nothing but the keyboard (the web page does the same with pictures). Like the page, the console
+submits what it does to the table's owner and reads its views; only the simulated finger that
+holds a button down acts on its own, as a real one would.
 """
 
 from __future__ import annotations
@@ -11,13 +13,12 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from ..devices.display.screens import Screen, text_lines
-from ..devices.pins import ButtonName
-from ..rules.errors import RulesError
-from ..rules.money import format_cents
+from ...devices.display.screens import Screen, text_lines
+from ...devices.pins import ButtonName
+from ...rules.errors import RulesError
+from ...rules.money import format_cents
 from .hardware import Devices
-from .night import Night
-from .table import Table
+from .owner import Owner, OwnerError
 
 HELP = """commands:
   bet PLAYER BET [COINS]    put coins on a bet (e.g. bet North side:0-1 2)
@@ -34,19 +35,14 @@ HELP = """commands:
 class Console:
     def __init__(
         self,
-        night: Night,
+        owner: Owner,
         devices: Devices,
         screen: Callable[[], Screen | None],
         out: TextIO,
         hold_seconds: float = 2.1,
     ) -> None:
-        self.night, self.devices, self._screen, self.out = night, devices, screen, out
+        self.owner, self.devices, self._screen, self.out = owner, devices, screen, out
         self.hold_seconds = hold_seconds
-
-    @property
-    def table(self) -> Table:
-        """The table now (the banker may begin a new game from the web page meanwhile)."""
-        return self.night.table
 
     def handle(self, line: str) -> bool:
         """Run one command; False when the user asked to quit."""
@@ -62,33 +58,38 @@ class Console:
             return False
         try:
             self._run(command, args)
-        except (RulesError, ValueError) as exc:
+        except (RulesError, ValueError, OwnerError) as exc:
             self._say(f"refused: {exc}")
         return True
 
     def _run(self, command: str, args: list[str]) -> None:
-        sim, camera = self.devices.simulator, self.devices.sim_camera
-        if command == "bet" and len(args) in (2, 3):
-            self.table.place(args[0], args[1], int(args[2]) if len(args) == 3 else 1)
-        elif command == "take" and len(args) in (2, 3):
-            self.table.remove(args[0], args[1], int(args[2]) if len(args) == 3 else 1)
+        sim, camera, owner = self.devices.simulator, self.devices.sim_camera, self.owner
+        if command in ("bet", "take") and len(args) in (2, 3):
+            player, bet, coins = args[0], args[1], int(args[2]) if len(args) == 3 else 1
+            if command == "bet":
+                owner.call(lambda night: night.table.place(player, bet, coins))
+            else:
+                owner.call(lambda night: night.table.remove(player, bet, coins))
         elif command == "press" and len(args) == 1 and sim is not None:
-            version = self.table.version
-            sim.press(ButtonName(args[0]))
-            self._wait(lambda: self.table.version != version, seconds=1.0)
+            button = ButtonName(args[0])
+            version = owner.view.version
+            owner.call(lambda _: sim.press(button))
+            self._wait(lambda: owner.view.version != version, seconds=1.0)
         elif command == "hold" and args == ["next_round"] and sim is not None:
             sim.hold(ButtonName.NEXT_ROUND, self.hold_seconds)
         elif command == "shake" and camera is not None:
-            rolled = camera.shake([int(a) for a in args] if args else None)
+            faces = [int(a) for a in args] if args else None
+            rolled = owner.call(lambda _: camera.shake(faces))
             self._say(f"the cup is down over {len(rolled)} dice")
             return
         elif command == "lift" and camera is not None:
-            before = (self.table.state.stage, self.table.state.attempts)
-            camera.lift()
+            before = (owner.view.state.stage, owner.view.state.attempts)
+            owner.call(lambda _: camera.lift())
             self._say("the cup is lifted")
-            self._wait(lambda: (self.table.state.stage, self.table.state.attempts) != before)
+            self._wait(lambda: (owner.view.state.stage, owner.view.state.attempts) != before)
         elif command == "dice" and args:
-            self.table.enter_dice([int(a) for a in args], by="the console")
+            values = [int(a) for a in args]
+            owner.call(lambda night: night.table.enter_dice(values, by="the console"))
         elif command == "status":
             self._status()
             return
@@ -105,7 +106,7 @@ class Console:
             time.sleep(0.05)
 
     def _status(self) -> None:
-        state = self.table.snapshot()
+        state = self.owner.view.state
         game = state.game
         self._say(f"round {state.round}, {state.stage.value}")
         for player in game.players:

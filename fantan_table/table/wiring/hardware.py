@@ -14,17 +14,18 @@ from pathlib import Path
 from gpiozero.exc import GPIOZeroError
 from gpiozero.pins.mock import MockFactory
 
-from ..devices.camera import Camera, CameraError
-from ..devices.camera.simulated import SimulatedCamera
-from ..devices.display import Display, DisplayError
-from ..devices.display.oled import OledDisplay
-from ..devices.display.simulated import SimulatedDisplay
-from ..devices.display.terminal import TerminalDisplay
-from ..devices.panel import Panel, PanelSimulator
+from ...devices.camera import Camera, CameraError
+from ...devices.camera.simulated import SimulatedCamera
+from ...devices.display import Display, DisplayError
+from ...devices.display.oled import OledDisplay
+from ...devices.display.simulated import SimulatedDisplay
+from ...devices.display.terminal import TerminalDisplay
+from ...devices.panel import Panel, PanelSimulator
+from ...errors import FantanError
 from .config import Config
 
 
-class DeviceError(RuntimeError):
+class DeviceError(FantanError, RuntimeError):
     """A device the config names could not be opened; the message says which and what to check."""
 
 
@@ -56,15 +57,15 @@ class Devices:
 def open_camera(config: Config, seed: int = 0) -> Camera:
     kind, cam = config.camera_kind, config.camera
     if kind == "picamera":
-        from ..devices.camera.picamera import PiCamera
+        from ...devices.camera.picamera import PiCamera
 
         return PiCamera(cam.resolution, cam.settle_seconds)
     if kind == "usb":
-        from ..devices.camera.usb import UsbCamera
+        from ...devices.camera.usb import UsbCamera
 
         return UsbCamera(cam.usb_device, cam.resolution)
     if kind == "folder":
-        from ..devices.camera.folder import FolderCamera
+        from ...devices.camera.folder import FolderCamera
 
         return FolderCamera(cam.folder)
     return SimulatedCamera(seed=seed)

@@ -9,23 +9,40 @@ the round, as the house rule says.
 
 from __future__ import annotations
 
-import copy
 import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
 
-from ..rules.bets import parse_bet
-from ..rules.errors import RulesError
-from ..rules.game import GameConfig
-from ..vision.reader import Reading
-from .codec import game_to_json
+from ...rules.bets import parse_bet
+from ...rules.errors import RulesError
+from ...rules.events import (
+    BetPlaced,
+    BetTaken,
+    BettingClosed,
+    Box,
+    DiceConfirmed,
+    DiceRead,
+    DieSeen,
+    Ended,
+    FanTanEvent,
+    FrameRef,
+    NextRound,
+    Raided,
+    ReadingRecord,
+    Reroll,
+    Resumed,
+    Setup,
+    Voided,
+)
+from ...rules.game import GameConfig
+from ...vision.reader import Reading
+from .codec import reading_record
 from .journal import Event, Journal, JournalError
-from .state import OnUnsure, Stage, TableState
+from .state import FANTAN, OnUnsure, Stage, TableState
 
 Listener = Callable[[TableState], None]
 JPEG_QUALITY = 90
@@ -54,8 +71,9 @@ class Table:
             self.state = TableState.replay(events)
             self.resumed = True
         else:
-            first = journal.append(Event("setup", 1, {"game": game_to_json(setup), "on_unsure": on_unsure}, clock()))
-            self.state = TableState.setup(first)
+            first = Setup(setup, on_unsure)
+            journal.append(Event(*_stored(first, 1), clock()))
+            self.state = FANTAN.start(first)
             self.resumed = False
         self._advance()
 
@@ -66,19 +84,15 @@ class Table:
             self._listeners.append(listener)
             listener(self.state)
 
-    def snapshot(self) -> TableState:
-        with self._lock:
-            return copy.deepcopy(self.state)
-
     # -- the actions -----------------------------------------------------------------------------------
     def place(self, player: str, bet: str, coins: int = 1) -> None:
-        self._do("bet", {"player": player, "bet": str(parse_bet(bet)), "coins": coins})
+        self._do(BetPlaced(player, parse_bet(bet), coins))
 
     def remove(self, player: str, bet: str, coins: int = 1) -> None:
-        self._do("unbet", {"player": player, "bet": str(parse_bet(bet)), "coins": coins})
+        self._do(BetTaken(player, parse_bet(bet), coins))
 
     def close_bets(self) -> None:
-        self._do("closed", {})
+        self._do(BettingClosed())
 
     def record_reading(self, reading: Reading, frame: np.ndarray | None = None) -> None:
         """What the camera saw when it decided (its frame kept as JPEG, hashed, before the event)."""
@@ -91,63 +105,44 @@ class Table:
                 if ok:
                     name = f"round-{self.state.round:04d}-roll-{self.state.attempts + 1}.jpg"
                     saved = self.journal.save_frame(name, jpeg.tobytes())
-                    frame_ref = {"file": saved.file, "sha256": saved.sha256}
-            dice = [
-                {
-                    "value": d.value,
-                    "center": [round(d.center[0], 1), round(d.center[1], 1)],
-                    "side": round(max(d.box[1]), 1),
-                }
-                for d in reading.dice
-            ]
-            self._do(
-                "reading",
-                {
-                    "source": "camera",
-                    "status": reading.status.value,
-                    "dice": dice,
-                    "message": reading.message,
-                    "frame": frame_ref,
-                },
-            )
+                    frame_ref = FrameRef(saved.file, saved.sha256, (frame.shape[1], frame.shape[0]))
+            self._do(DiceRead(reading_record(reading, frame_ref)))
 
     def enter_dice(self, values: Sequence[int], by: str = "banker") -> None:
         """The banker's own count of the dice, used instead of the camera's: journaled as an override."""
-        dice = [{"value": v, "center": [0.0, 0.0], "side": 0.0} for v in values]
-        self._do(
-            "reading", {"source": "hand", "status": "ok", "dice": dice, "message": f"entered by {by}", "frame": None}
-        )
+        dice = tuple(DieSeen(v, _NOWHERE, Box(_NOWHERE, (0.0, 0.0))) for v in values)
+        self._do(DiceRead(ReadingRecord("hand", "ok", dice, f"entered by {by}", None)))
 
     def confirm(self) -> None:
         """The dice were shaken after all: settle the reading that looked like last round's."""
-        self._do("confirmed", {})
+        self._do(DiceConfirmed())
 
     def reroll(self) -> None:
-        self._do("reroll", {})
+        self._do(Reroll())
 
     def void(self, reason: str = "voided by the banker") -> None:
-        self._do("voided", {"reason": reason})
+        self._do(Voided(reason))
 
     def next_round(self) -> None:
-        self._do("next", {})
+        self._do(NextRound())
 
     def end_game(self) -> None:
         """The banker ends the game between rounds; the final scoring table stays on show."""
-        self._do("ended", {})
+        self._do(Ended())
 
     def raid(self) -> None:
-        self._do("raid", {})
+        self._do(Raided())
 
     def resume(self) -> None:
-        self._do("resumed", {})
+        self._do(Resumed())
 
     # -- internals -------------------------------------------------------------------------------------
-    def _do(self, kind: str, data: dict[str, Any]) -> None:
+    def _do(self, event: FanTanEvent) -> None:
         with self._lock:
-            event = Event(kind, self.state.round, data, self._clock())
-            self.state.apply(event)  # all or nothing: a refused event raises before it changes anything
+            at, round_ = self._clock(), FANTAN.round_of(self.state)
+            self.state = FANTAN.apply(self.state, event, at)  # all or nothing: a refusal raises before any change
             try:
-                self.journal.append(event)
+                self.journal.append(Event(*_stored(event, round_), at))
             except JournalError:
                 self.state = TableState.replay(self.journal.events())  # back to what is on disk
                 raise
@@ -155,20 +150,27 @@ class Table:
             self._advance()
 
     def _advance(self) -> None:
-        """Do what follows by itself: settle an ok reading, void an unreadable roll, show a result once."""
+        """Do what follows by itself (settle an ok reading, void an unreadable roll), then show, once."""
         state = self.state
-        if state.ready_to_settle:
-            assert state.latest is not None
-            self._do("settled", {"open": sum(state.latest.values) % 4, "dice": list(state.latest.values)})
-            return
-        if state.ready_to_void:
-            assert state.latest is not None
-            self._do("voided", {"reason": f"the dice could not be read: {state.latest.message}"})
+        follow_up = FANTAN.follow_up(state)
+        if follow_up is not None:
+            self._do(follow_up)
             return
         for listener in self._listeners:
             listener(state)
-        if state.stage is Stage.SHOWING and not state.shown:
-            self._do("shown", {})
+        seen = FANTAN.seen(state)
+        if seen is not None:
+            self._do(seen)
+
+
+_NOWHERE = (0.0, 0.0)
+"""Where a die entered by hand lies: it was never seen, so it has no place in a photo."""
+
+
+def _stored(event: FanTanEvent, round_: int) -> tuple[str, int, dict[str, object]]:
+    """The journal's row for ``event``: its kind's text, the round, its JSON payload."""
+    kind, data = FANTAN.encode(event)
+    return kind, round_, data
 
 
 def open_table(state_dir: Path, setup: GameConfig, on_unsure: OnUnsure = "reroll") -> Table:

@@ -15,17 +15,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from ..devices.pins import ButtonName
-from ..rules.bets import Bet, Variant, all_positions
-from ..rules.game import AfterRounds, BankerMode, GameConfig, HouseBank, HouseScorer, Player, RotatingBanker, Suit
-from ..rules.money import COIN_CENTS
-from ..vision.profile import Profile
+from ...devices.pins import ButtonName
+from ...errors import FantanError
+from ...rules.bets import Bet, Variant, all_positions
+from ...rules.game import AfterRounds, BankerMode, GameConfig, HouseBank, HouseScorer, Player, RotatingBanker, Suit
+from ...rules.money import COIN_CENTS
+from ...vision.profile import Profile
+from ..core.journal import Journal, archive
+from ..core.state import RoundRecord, Stage, TableState, has_finished_night
+from ..core.table import Table
 from .config import DEFAULT_PLAYERS, load_config
 from .hardware import Devices, open_devices
-from .journal import Journal, archive
 from .runner import TableRunner
-from .state import RoundRecord, Stage, TableState, has_finished_night
-from .table import Table
 
 FACES = 6
 """Piecepack dice: 0 (the blank null) to 5."""
@@ -33,7 +34,7 @@ MAX_STEPS = 200
 """Turns of the loop a single step of the night may take before the demo reports it stuck."""
 
 
-class DemoStuck(RuntimeError):
+class DemoStuck(FantanError, RuntimeError):
     """The table did not move on as a real one would; a bug, reported with where it stuck."""
 
 
@@ -101,6 +102,22 @@ def round_line(seed: int, record: RoundRecord) -> dict[str, Any]:
             for delta, balance in [report.net(s)]
         ],
     }
+
+
+def settled_on_a_misread(line: dict[str, Any]) -> bool:
+    """A round of ``round_line`` paid on dice other than those rolled: the worst a night can do."""
+    return sorted(line["dice"]) != sorted(line["rolled"])
+
+
+def misread_rounds(state_dir: Path, rounds: int, seed: int) -> list[dict[str, Any]]:
+    """Play a night with the camera reading every roll; the rounds it settled on a misread."""
+    demo = Demo(state_dir, rounds=rounds, seed=seed)
+    wrong: list[dict[str, Any]] = []
+    try:
+        demo.play(lambda line: wrong.append(line) if settled_on_a_misread(line) else None)
+    finally:
+        demo.close()
+    return wrong
 
 
 class Demo:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..devices.display.screens import (
+from ...devices.display.screens import (
     BetsClosed,
     BetsOpen,
     Blank,
@@ -15,7 +15,7 @@ from ..devices.display.screens import (
     Screen,
     settlement_pages,
 )
-from .state import RoundRecord, Stage, TableState
+from ..core.state import FANTAN, RoundRecord, Stage, TableState
 
 
 @dataclass(frozen=True)
@@ -25,9 +25,8 @@ class Lights:
 
 
 def lights_for(state: TableState) -> Lights:
-    if state.stage is Stage.SHOWING and state.rounds:
-        return Lights(False, state.rounds[-1].report.open_number)
-    return Lights(state.stage is Stage.BETTING, None)
+    shown = FANTAN.present(state)
+    return Lights(shown.accepting, shown.lit)
 
 
 def result_screens(record: RoundRecord) -> list[Screen]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 import csv
 from typing import Any, TextIO
 
-from ..rules.game import ScoringTable
-from ..rules.money import format_cents, format_delta
-from .state import RoundRecord
+from ...rules.game import ScoringTable
+from ...rules.money import format_cents, format_delta
+from ..core.codec import frame_to_json, reading_to_json
+from ..core.state import RoundRecord
 
 
 def scoring_table_text(table: ScoringTable) -> str:
@@ -34,7 +35,8 @@ def round_json(record: RoundRecord) -> dict[str, Any]:
         "voided": report.voided,
         "dice": list(reading.values) if reading else [],
         "source": reading.source if reading else None,
-        "photo": reading.frame if reading else None,
+        "photo": frame_to_json(reading.frame) if reading else None,
+        "reading": reading_to_json(reading) if reading else None,
         "open": report.open_number,
         "banker": report.banker,
         "bets": {player: [{"bet": b, "coins": c} for b, c in bets] for player, bets in record.bets.items()},

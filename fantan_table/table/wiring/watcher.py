@@ -4,7 +4,8 @@ The watcher sees the reader's result for every frame after *no more bets*. A fra
 expected number of dice is the cup (which hides them; a coin or a tile edge may still show) and
 arms it. Then the expected number of dice, showing the same values in the same places for
 ``still_frames`` frames in a row, are the roll, and that frame decides, whatever the reader thinks
-of it (a cocked die is an unsure reading to record, not a reason to wait). After deciding it waits
+of it (a cocked die is an unsure reading to record, not a reason to wait); an unsure reading must hold
+twice as long, since settling dice, blurred, read unsure until they lie still. After deciding it waits
 to see the cup again, so a re-roll is never the old dice read twice. Any other count never decides
 by itself: a die hidden or off the table is for the banker to call with *read*.
 """
@@ -13,10 +14,15 @@ from __future__ import annotations
 
 import math
 
-from ..vision.reader import Reading
+from ...vision.reader import Reading, Status
 
 STILL = 0.15
 """A die has not moved when its centre moved less than this share of its side between two frames."""
+
+
+UNSURE_WAIT = 2
+"""An unsure reading must stay the same this many times longer than an ok one to decide: dice still settling
+(blurred by their motion) read unsure, and waiting a few frames more costs nothing where a re-roll costs a round."""
 
 
 class CupWatcher:
@@ -43,7 +49,7 @@ class CupWatcher:
             return None
         self._streak = self._streak + 1 if _alike(reading, self._previous) else 1
         self._previous = reading
-        if self._streak >= self.still_frames:
+        if self._streak >= (self.still_frames if reading.status is Status.OK else UNSURE_WAIT * self.still_frames):
             self.disarm()
             return reading
         return None

@@ -1,30 +1,29 @@
 """The table's loop: buttons to actions, camera frames to readings, the state to the LEDs and display.
 
-One thread runs :meth:`TableRunner.step` over and over; gpiozero's threads only fill the panel's
-queue, and the web page calls the :class:`Table` directly (it has its own lock). A camera or
-display that fails is reported on the other one (and the web page) and retried; it never stops
-the table.
+Only the table's owner (:mod:`.owner`) runs :meth:`TableRunner.step`, between the commands others
+submit; gpiozero's threads only fill the panel's queue. A camera or display that reports it
+failed (CameraError, DisplayError) is shown on the other one (and the web page) and retried; it
+never stops the table. Anything else that goes wrong propagates to the owner, which calls it a fault.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable
 
-from ..devices.buttons import ButtonEvent, Press
-from ..devices.camera import CameraError
-from ..devices.display import DisplayError
-from ..devices.display.screens import Problem, Reading, Screen
-from ..devices.pins import ButtonName
-from ..rules.errors import RulesError
-from ..vision.profile import Profile
-from ..vision.reader import read_dice
+from ...devices.buttons import ButtonEvent, Press
+from ...devices.camera import CameraError
+from ...devices.display import DisplayError
+from ...devices.display.screens import Fault, Problem, Reading, Screen
+from ...devices.pins import ButtonName
+from ...rules.errors import RulesError
+from ...vision.profile import Profile
+from ...vision.reader import Status, read_dice
+from ..core.state import Stage, TableState
+from ..core.table import Table
+from ..show.present import lights_for, result_screens, screens_for
 from .hardware import Devices
-from .present import lights_for, result_screens, screens_for
-from .state import Stage, TableState
-from .table import Table
 from .watcher import CupWatcher
 
 log = logging.getLogger(__name__)
@@ -59,31 +58,21 @@ class TableRunner:
         self._stage: Stage | None = None
         self._camera_wait_until = 0.0
         self._override: list[Screen] | None = None
-        self._lock = threading.RLock()
         self.screen: Screen | None = None
         """What the display shows now (the web page mirrors it)."""
         table.subscribe(self._present)
 
     def attach(self, table: Table) -> None:
         """Run another table from now on (a new game begun from the banker's page)."""
-        with self._lock:
-            self.table = table
-            self._stage = None
-            self.watcher.rearm()
-            table.subscribe(self._present)
+        self.table = table
+        self._stage = None
+        self.watcher.rearm()
+        table.subscribe(self._present)
 
     # -- the loop ----------------------------------------------------------------------------------------
-    def run(self, stop: threading.Event) -> None:
-        while not stop.is_set():
-            self.step(wait=0.05)
-
     def step(self, wait: float = 0.0) -> None:
         """One turn: at most one button event, one camera frame when the dice are awaited, and the clocks."""
         event = self.devices.panel.next_event(timeout=wait)
-        with self._lock:
-            self._turn(event)
-
-    def _turn(self, event: ButtonEvent | None) -> None:
         if event is not None:
             self.on_button(event)
         stage = self.table.state.stage
@@ -121,9 +110,13 @@ class TableRunner:
             self._camera_wait_until = self._clock() + CAMERA_RETRY_SECONDS
             self._device_trouble(f"camera: {exc}")
             return
-        if self.device_problem and self.device_problem.startswith("camera"):
-            self._device_trouble(None)
         reading = read_dice(frame, self.profile, self.expect)
+        if reading.status is Status.ERROR:  # not the cup: no picture the reader can read (or the reader failed)
+            self._device_trouble(f"reader: {reading.message}")
+            if not force:  # the banker's *read* still records it, as an unreadable roll
+                return
+        elif self.device_problem and self.device_problem.startswith(("camera", "reader")):
+            self._device_trouble(None)
         decided = reading if force else self.watcher.feed(reading)
         if decided is None:
             if self._override is None:  # the cup is off and the dice are settling, or the cup is (back) on
@@ -150,6 +143,11 @@ class TableRunner:
             panel.show_open_number(lights.open_number)
         self._override = None
         self._show(screens_for(state), restart=True)
+
+    def show_fault(self, screen: Fault) -> None:
+        """The table stopped: FAULT stays up until the process ends."""
+        self._override = None
+        self._show([screen], restart=True)
 
     def _show(self, screens: list[Screen], restart: bool = False) -> None:
         if screens != self._screens or restart:
@@ -190,13 +188,17 @@ class TableRunner:
         self.device_problem = problem
         if problem is not None:
             log.warning("%s", problem)
+            device, _, why = problem.partition(": ")
             if self.table.state.stage is not Stage.RAIDED:
-                self._draw(Problem("CAMERA", problem.removeprefix("camera: ")))
+                self._draw(Problem(device.upper(), why))
         else:
             self._show(screens_for(self.table.state), restart=True)
 
     def _act(self, action: Callable[[], None]) -> None:
-        """Do a button's action; one the rules refuse now is logged, not fatal (a stray press is normal)."""
+        """Do a button's action; one the rules refuse now is logged, not fatal (a stray press is normal).
+
+        Anything else propagates: the owner makes it a fault rather than a silently stuck table.
+        """
         try:
             action()
         except RulesError as exc:
