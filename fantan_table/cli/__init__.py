@@ -9,10 +9,45 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from .. import __version__
-from . import calibrate, capture, demo, evaluation, export, history, odds, pin_hash, read, render, run, selftest, settle
+from ..errors import FantanError
+from . import (
+    calibrate,
+    capture,
+    config,
+    demo,
+    evaluation,
+    export,
+    history,
+    odds,
+    pin_hash,
+    read,
+    render,
+    run,
+    selftest,
+    settle,
+    train_faces,
+    verify,
+)
 from .common import UsageError
 
-COMMANDS = (run, demo, history, export, pin_hash, odds, settle, read, evaluation, render, capture, calibrate, selftest)
+COMMANDS = (
+    run,
+    demo,
+    history,
+    export,
+    verify,
+    pin_hash,
+    config,
+    odds,
+    settle,
+    read,
+    evaluation,
+    render,
+    capture,
+    calibrate,
+    selftest,
+    train_faces,
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -39,6 +74,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"fantan-table {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except FantanError as exc:  # an error we found and explained: its message is the whole story, no traceback
+        print(f"fantan-table {args.command}: error: {exc}", file=sys.stderr)
+        return 1
     except BrokenPipeError:  # the reader (e.g. `| head`) stopped listening: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141

@@ -3,18 +3,42 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..errors import FantanError
+
 if TYPE_CHECKING:
-    from ..table.config import Config
+    from ..table.wiring.config import Config
     from ..vision.profile import Profile
 
 
-class UsageError(Exception):
+class UsageError(FantanError):
     """Bad input from the user: printed as one line, exit code 2, and nothing applied."""
+
+
+class Refused(FantanError):
+    """The command cannot go ahead for a reason outside its input (a damaged night): one line, exit code 1."""
+
+
+@contextmanager
+def state_dir_held(state_dir: Path) -> Iterator[None]:
+    """The state directory, locked for this process alone for the block (see :mod:`fantan_table.table.core.lock`)."""
+    from ..table.core.lock import StateLock
+
+    lock = StateLock(state_dir)
+    try:
+        lock.acquire()  # held by another process: StateLocked, a FantanError, exit status 1
+    except OSError as exc:
+        raise UsageError(f"state directory {state_dir}: {exc}") from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def percent(value: Fraction, places: int = 4) -> str:
@@ -44,7 +68,7 @@ def load_reader_profile(path: Path | None) -> Profile:
 
 def load_table_config(path: Path | None, sim: bool = False) -> Config:
     """The table's config: ``path``, else /etc/fantan-table/config.toml when it exists, else the defaults."""
-    from ..table.config import DEFAULT_PATH, ConfigFileError, load_config
+    from ..table.wiring.config import DEFAULT_PATH, ConfigFileError, load_config
 
     if path is None and DEFAULT_PATH.exists():
         path = DEFAULT_PATH
@@ -52,3 +76,11 @@ def load_table_config(path: Path | None, sim: bool = False) -> Config:
         return load_config(path, "sim" if sim else None)
     except ConfigFileError as exc:
         raise UsageError(str(exc)) from None
+
+
+def unreplayable(state_dir: Path, exc: Exception) -> str:
+    """Why a journal that is sound on disk still cannot be replayed into a night, and what to do."""
+    return (
+        f"the journal in {state_dir} cannot be replayed ({exc}); nothing was changed. See the whole report with "
+        f"`fantan-table verify --state {state_dir}`"
+    )

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .common import UsageError, print_json
+from .common import UsageError, print_json, state_dir_held, unreplayable
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,28 +28,36 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..table.demo import Demo
-    from ..table.history import scoring_table_text
-    from ..table.journal import JournalError
-
     if args.rounds < 1:
         raise UsageError(f"--rounds must be at least 1 (got {args.rounds})")
     with tempfile.TemporaryDirectory(prefix="fantan-demo-") as scratch:
         state_dir = args.state or Path(scratch)
-        try:
-            demo = Demo(state_dir, args.rounds, args.seed, args.players, args.banker, args.hand_entered)
-        except JournalError as exc:
-            raise UsageError(str(exc)) from None
-        try:
-            if demo.table.resumed and not args.json:
-                print(f"resuming the unfinished night in {state_dir} at round {demo.table.state.round}")
-            final = demo.play(print_json if args.json else _print_round)
-            if args.json:
-                print_json({"final": final})
-            else:
-                print(scoring_table_text(demo.table.state.game.scoring_table()))
-        finally:
-            demo.close()
+        with state_dir_held(state_dir):
+            return _play(args, state_dir)
+
+
+def _play(args: argparse.Namespace, state_dir: Path) -> int:
+    from ..rules.errors import GameError
+    from ..table.core.journal import JournalError
+    from ..table.show.history import scoring_table_text
+    from ..table.wiring.demo import Demo
+
+    try:
+        demo = Demo(state_dir, args.rounds, args.seed, args.players, args.banker, args.hand_entered)
+    except JournalError as exc:
+        raise UsageError(str(exc)) from None
+    except GameError as exc:
+        raise UsageError(unreplayable(state_dir, exc)) from None
+    try:
+        if demo.table.resumed and not args.json:
+            print(f"resuming the unfinished night in {state_dir} at round {demo.table.state.round}")
+        final = demo.play(print_json if args.json else _print_round)
+        if args.json:
+            print_json({"final": final})
+        else:
+            print(scoring_table_text(demo.table.state.game.scoring_table()))
+    finally:
+        demo.close()
     return 0
 
 

@@ -18,7 +18,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..table.history import write_scoring_csv
+    from ..table.show.history import write_scoring_csv
 
     table = load_state(args).game.scoring_table()
     if str(args.csv) == "-":

@@ -10,10 +10,10 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .common import UsageError, load_table_config, print_json
+from .common import Refused, UsageError, load_table_config, print_json, unreplayable
 
 if TYPE_CHECKING:
-    from ..table.state import TableState
+    from ..table.core.state import TableState
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,23 +30,33 @@ def add_state_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sim", action="store_true", help="use the simulation's default state directory")
 
 
-def load_state(args: argparse.Namespace) -> TableState:
-    """The night in the state directory, replayed from its journal."""
-    from ..table.journal import DATABASE, Journal
-    from ..table.state import TableState
+def state_dir_of(args: argparse.Namespace) -> Path:
+    return Path(args.state or load_table_config(args.config, args.sim).state_dir)
 
-    state_dir = args.state or load_table_config(args.config, args.sim).state_dir
+
+def load_state(args: argparse.Namespace) -> TableState:
+    """The night in the state directory, replayed from its journal once it is checked (photos included)."""
+    from ..rules.errors import GameError
+    from ..table.core.journal import DATABASE, Journal, JournalError
+    from ..table.core.state import TableState
+
+    state_dir = state_dir_of(args)
     if not (state_dir / DATABASE).exists():
         raise UsageError(f"no journal in {state_dir}: give the table's state directory with --state DIR")
-    journal = Journal(state_dir)
+    try:
+        journal = Journal(state_dir, write=False)
+    except JournalError as exc:
+        raise Refused(str(exc)) from None
     try:
         return TableState.replay(journal.events())
+    except GameError as exc:
+        raise Refused(unreplayable(state_dir, exc)) from None
     finally:
         journal.close()
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..table.history import round_json, round_text
+    from ..table.show.history import round_json, round_text
 
     state = load_state(args)
     records = state.rounds[-args.rounds :] if args.rounds > 0 else []

@@ -21,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..table.banker_pin import hash_pin
+    from ..table.wiring.banker_pin import hash_pin
 
     pin = getpass.getpass("banker PIN: ") if sys.stdin.isatty() else sys.stdin.readline().strip()
     if len(pin) < MIN_LENGTH:

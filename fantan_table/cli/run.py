@@ -2,13 +2,16 @@
 
 On the Pi it runs the real camera, buttons, LEDs and display (the systemd service starts it). With
 simulated hardware on a terminal, type commands to press buttons, shake and lift the cup and bet
-(``help`` lists them). Stop it with Ctrl-C or SIGTERM; nothing is lost either way.
+(``help`` lists them). Stop it with Ctrl-C or SIGTERM; nothing is lost either way. After a fault
+(the table's owner or a device's thread failed) it shows FAULT for a few seconds and exits with a
+non-zero status, so the service restarts it and it resumes the night from the journal.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import os
 import signal
 import sys
 import threading
@@ -16,11 +19,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .common import UsageError, load_reader_profile, load_table_config
+from .common import UsageError, load_reader_profile, load_table_config, state_dir_held, unreplayable
 
 if TYPE_CHECKING:  # the table's modules load OpenCV: only the commands that need them import them
-    from ..table.hardware import Devices
-    from ..table.night import Night
+    from ..table.wiring.config import Config
+    from ..table.wiring.hardware import Devices
+    from ..table.wiring.owner import Owner
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,17 +41,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..table.hardware import DeviceError, open_devices
-    from ..table.journal import Journal, JournalError, archive
-    from ..table.night import Night
-    from ..table.runner import TableRunner
-    from ..table.state import has_finished_night
-    from ..table.table import Table
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    config = load_table_config(args.config, args.sim)
+    with state_dir_held(config.state_dir):
+        return _run_table(args, config)
+
+
+def _run_table(args: argparse.Namespace, config: Config) -> int:
+    from ..rules.errors import GameError
+    from ..table.core.journal import Journal, JournalError, archive
+    from ..table.core.state import has_finished_night
+    from ..table.core.table import Table
+    from ..table.wiring.hardware import DeviceError, open_devices
+    from ..table.wiring.night import Night
+    from ..table.wiring.owner import FAULT_EXIT_STATUS, Owner
+    from ..table.wiring.runner import TableRunner
     from ..web.app import create_app
     from ..web.server import WebServer, address_for_phones, web_context
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr)
-    config = load_table_config(args.config, args.sim)
     profile = load_reader_profile(Path(config.reader.profile) if config.reader.profile else None)
     state_dir = config.state_dir
     try:
@@ -55,8 +66,11 @@ def run(args: argparse.Namespace) -> int:
             moved = archive(state_dir, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
             print(f"the last night was over; it is kept in {moved}", file=sys.stderr)
         journal = Journal(state_dir)
+        table = Table(journal, config.game, config.house.on_unsure)
     except (JournalError, OSError) as exc:
         raise UsageError(f"state directory {state_dir}: {exc}") from None
+    except GameError as exc:
+        raise UsageError(f"{unreplayable(state_dir, exc)}") from None
     try:
         devices = open_devices(config, frames_dir=None)
     except DeviceError as exc:
@@ -65,7 +79,6 @@ def run(args: argparse.Namespace) -> int:
         return 1
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    table = Table(journal, config.game, config.house.on_unsure)
     runner = TableRunner(
         table,
         devices,
@@ -75,14 +88,19 @@ def run(args: argparse.Namespace) -> int:
         auto_next_seconds=config.house.auto_next_seconds,
     )
     night = Night(state_dir, table, runner)
+    owner = Owner(night)
     web: WebServer | None = None
-    loop = threading.Thread(target=runner.run, args=(stop,), name="table", daemon=True)
+    threading.excepthook = lambda failed: owner.report(
+        failed.thread.name if failed.thread else "a thread", failed.exc_value or RuntimeError("no exception")
+    )
+    console = config.hardware == "sim" and (args.console or (sys.stdin.isatty() and not args.no_console))
+    threading.Thread(target=_exit_after_fault, args=(owner, stop, console), name="fault-exit", daemon=True).start()
     try:
         where = "resumed" if table.resumed else "began"
         say(f"{where} the night in {state_dir}: round {table.state.round}, {table.state.stage.value}")
-        loop.start()
+        owner.start()
         if not args.no_web:
-            ctx, new_pin = web_context(night, config.web.banker_pin_hash, config.hardware == "sim")
+            ctx, new_pin = web_context(owner, config.web.banker_pin_hash, config.hardware == "sim")
             web = WebServer(create_app(ctx), config.web_host, config.web.port)
             web.start()
             say(f"the scorer's page: http://{address_for_phones(config.web_host)}:{web.port}/")
@@ -91,8 +109,8 @@ def run(args: argparse.Namespace) -> int:
                     f"banker PIN for the page: {new_pin} (kept hashed in {state_dir}; choose your own with "
                     "fantan-table pin-hash and [web] banker_pin_hash)"
                 )
-        if config.hardware == "sim" and (args.console or (sys.stdin.isatty() and not args.no_console)):
-            _console(night, devices, stop)
+        if console:
+            _console(owner, devices, stop)
         else:
             stop.wait()
     except KeyboardInterrupt:
@@ -102,26 +120,41 @@ def run(args: argparse.Namespace) -> int:
         return 1
     finally:
         stop.set()
+        owner.stop()  # first: the page's live streams end with it, so the web server can stop at once
         if web is not None:
             web.stop()
-        if loop.is_alive():
-            loop.join(timeout=5)
         devices.close()
         night.table.journal.close()
+    if owner.fault is not None:
+        say(f"fantan-table run: stopped on a fault ({owner.fault}); restart it to resume the night")
+        return FAULT_EXIT_STATUS
     return 0
+
+
+def _exit_after_fault(owner: Owner, stop: threading.Event, console: bool) -> None:
+    """Once the table has a fault (or its loop hangs), leave FAULT up a while, then end ``run`` to be restarted."""
+    from ..table.wiring.owner import FAULT_EXIT_SECONDS, TICK_SECONDS
+
+    while not owner.faulted.wait(TICK_SECONDS) and owner.check_alive():
+        pass
+    if stop.wait(FAULT_EXIT_SECONDS):
+        return  # stopping anyway
+    stop.set()
+    if console:
+        os.kill(os.getpid(), signal.SIGINT)  # wakes the console's input(); run() then returns the fault's status
 
 
 def say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
 
-def _console(night: Night, devices: Devices, stop: threading.Event) -> None:
+def _console(owner: Owner, devices: Devices, stop: threading.Event) -> None:
     from ..devices.display.simulated import SimulatedDisplay
-    from ..table.console import HELP, Console
+    from ..table.wiring.console import HELP, Console
 
     display = devices.display
     console = Console(
-        night, devices, lambda: display.screen if isinstance(display, SimulatedDisplay) else None, sys.stdout
+        owner, devices, lambda: owner.view.screen if isinstance(display, SimulatedDisplay) else None, sys.stdout
     )
     print(HELP)
     while not stop.is_set():

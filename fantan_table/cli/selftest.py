@@ -23,8 +23,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..table.hardware import DeviceError, open_devices
-    from ..table.selftest import run_selftest
+    from ..table.wiring.hardware import DeviceError, open_devices
+    from ..table.wiring.selftest import run_selftest
 
     config = load_table_config(args.config, args.sim)
     profile = load_reader_profile(Path(config.reader.profile) if config.reader.profile else None)

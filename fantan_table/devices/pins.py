@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
+from ..errors import FantanError
+
 
 class ButtonName(enum.Enum):
     NO_MORE_BETS = "no_more_bets"
@@ -56,7 +58,7 @@ DEFAULT_LEDS: Final = {
 }
 
 
-class PinError(ValueError):
+class PinError(FantanError, ValueError):
     """A pin map that cannot be wired; the message names the config key."""
 
 

@@ -4,18 +4,25 @@ Every request is checked here, the client is never trusted: a player's token nam
 player whose coins it may move, banker actions need the banker's session, state-changing requests
 need the CSRF header, and the rules core has the last word. A refusal is a 4xx with a message and
 changes nothing.
+
+The routes never touch the table: they read the owner's latest immutable view, and submit what
+changes it as a command to the table's owner, awaiting the answer without blocking uvicorn's loop.
+The live stream is pushed when the owner publishes a new view.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from datetime import datetime
+from typing import Any, TypeVar
 
 import cv2
 import qrcode
@@ -28,14 +35,15 @@ from ..devices.display.draw import draw
 from ..devices.pins import ButtonName
 from ..rules.errors import BetError, RulesError
 from ..rules.game import GameConfig
-from ..table.banker_pin import check_pin
-from ..table.codec import game_from_json
-from ..table.config import CHOICES
-from ..table.history import write_scoring_csv
-from ..table.night import Night
-from ..table.table import TableError
-from ..vision.annotate import annotate
-from ..vision.reader import DieReading, Reading, Status
+from ..settings import Key, Scope, Unfit, form_fields, in_scope
+from ..table.core.journal import JournalError, read_frame
+from ..table.core.table import Table, TableError
+from ..table.show.history import write_scoring_csv
+from ..table.wiring.banker_pin import check_pin
+from ..table.wiring.config import KEYS, game_from_settings
+from ..table.wiring.night import Night
+from ..table.wiring.owner import COMMAND_TIMEOUT_SECONDS, Owner, OwnerError, View
+from ..tomlfile import WANTED
 from .http import Refusal, error, handle_refusals, jpeg, json_body, over_budget, serve_static, static_text
 from .security import Keys, RateLimiter
 from .snapshot import snapshot
@@ -47,12 +55,19 @@ CSRF_COOKIE, CSRF_HEADER, BANKER_COOKIE, PLAYER_HEADER = (
     "x-player-token",
 )
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
-EVENT_POLL_SECONDS = 0.2
+KEEPALIVE_SECONDS = 15.0
+"""A quiet live stream sends a comment this often, so a phone notices a dropped connection."""
+HANGUP_CHECK_SECONDS = 1.0
+"""How often a quiet live stream asks whether its phone has gone or the table is stopping, to end soon after."""
+SIM_SETTLE_SECONDS = 0.3
+"""After a simulated press, shake or lift, let the table's loop take in the change before answering."""
+
+T = TypeVar("T")
 
 
 @dataclass
 class WebContext:
-    night: Night
+    owner: Owner
     keys: Keys
     simulated: bool
     requests: RateLimiter
@@ -91,23 +106,38 @@ def create_app(ctx: WebContext) -> FastAPI:
 
     @app.get("/api/events")
     async def events(request: Request) -> StreamingResponse:
+        loop = asyncio.get_running_loop()
+        changed = asyncio.Event()
+
+        def notify(_: View) -> None:  # on the owner's thread: only hand the news to this loop
+            with contextlib.suppress(RuntimeError):  # the loop has closed (the server is stopping)
+                loop.call_soon_threadsafe(changed.set)
+
         async def stream() -> AsyncIterator[str]:
-            last: tuple[int, int, object] | None = None
-            while not await request.is_disconnected():
-                night = ctx.night
-                runner = night.runner
-                now = (id(night.table), night.table.version, runner.screen if runner else None)
-                if now != last:
-                    last = now
-                    yield f"data: {json.dumps(_state(request))}\n\n"
-                await asyncio.sleep(EVENT_POLL_SECONDS)
+            unwatch = ctx.owner.watch(notify)
+            try:
+                last, quiet = 0, 0.0
+                while not ctx.owner.stopping and not await request.is_disconnected():
+                    changed.clear()
+                    if ctx.owner.view.version != last:
+                        last, quiet = ctx.owner.view.version, 0.0
+                        yield f"data: {json.dumps(_state(request))}\n\n"
+                    try:
+                        await asyncio.wait_for(changed.wait(), HANGUP_CHECK_SECONDS)
+                    except TimeoutError:
+                        quiet += HANGUP_CHECK_SECONDS
+                        if quiet >= KEEPALIVE_SECONDS:
+                            quiet = 0.0
+                            yield ": still here\n\n"
+            finally:
+                unwatch()
 
         return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/scoring.csv")
     async def scoring_csv() -> Response:
         out = io.StringIO()
-        write_scoring_csv(ctx.night.table.state.game.scoring_table(), out)
+        write_scoring_csv(ctx.owner.view.state.game.scoring_table(), out)
         return Response(
             out.getvalue(),
             media_type="text/csv",
@@ -116,27 +146,22 @@ def create_app(ctx: WebContext) -> FastAPI:
 
     @app.get("/api/rounds/{number}/photo.jpg")
     async def photo(number: int) -> Response:
-        record = next((r for r in ctx.night.table.state.rounds if r.report.round == number), None)
+        record = next((r for r in ctx.owner.view.state.rounds if r.report.round == number), None)
         if record is None or record.reading is None or record.reading.frame is None:
             raise Refusal(404, f"round {number} has no photo (not played yet, or its dice were entered by hand)")
-        path = ctx.night.state_dir / record.reading.frame["file"]
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise Refusal(404, f"the photo of round {number} is missing from {path.parent}")
-        seen = record.reading
-        reading = Reading(
-            Status.OK if seen.ok else Status.UNSURE,
-            tuple(DieReading(d.value, d.center, (d.center, (d.side, d.side), d.angle), 1.0) for d in seen.dice),
-            seen.message,
-        )
-        return jpeg(annotate(frame, reading))
+        frame = record.reading.frame
+        try:
+            photo = read_frame(ctx.owner.night.state_dir, frame.file, frame.sha256)  # only the photo taken
+        except JournalError as exc:
+            raise Refusal(404, f"round {number}: {exc}") from None
+        return Response(photo, media_type="image/jpeg")  # the page draws each die's box on it, from the reading
 
     @app.get("/api/display.png")
     async def display() -> Response:
-        runner = ctx.night.runner
-        if runner is None or runner.screen is None:
+        screen = ctx.owner.view.screen
+        if screen is None:
             raise Refusal(404, "no display is attached to this table")
-        image = draw(runner.screen).convert("L").resize((384, 192), Image.Resampling.NEAREST)
+        image = draw(screen).convert("L").resize((384, 192), Image.Resampling.NEAREST)
         out = io.BytesIO()
         image.save(out, format="PNG")
         return Response(out.getvalue(), media_type="image/png", headers={"Cache-Control": "no-store"})
@@ -145,13 +170,13 @@ def create_app(ctx: WebContext) -> FastAPI:
     @app.post("/api/bets")
     async def place(request: Request) -> dict[str, Any]:
         player, bet, coins = await _bet_request(request)
-        _rules(lambda: ctx.night.table.place(player, bet, coins))
+        await _command(lambda night: night.table.place(player, bet, coins))
         return _state(request)
 
     @app.post("/api/bets/remove")
     async def remove(request: Request) -> dict[str, Any]:
         player, bet, coins = await _bet_request(request)
-        _rules(lambda: ctx.night.table.remove(player, bet, coins))
+        await _command(lambda night: night.table.remove(player, bet, coins))
         return _state(request)
 
     # -- the banker ------------------------------------------------------------------------------------------
@@ -178,21 +203,24 @@ def create_app(ctx: WebContext) -> FastAPI:
     async def action(request: Request) -> dict[str, Any]:
         _require_banker(request)
         body = await json_body(request)
-        table = ctx.night.table
-        actions: dict[str, Callable[[], None]] = {
-            "close": table.close_bets,
-            "next": table.next_round,
-            "end": table.end_game,
-            "raid": table.raid,
-            "resume": table.resume,
-            "confirm": table.confirm,
-            "reroll": table.reroll,
-            "void": lambda: table.void(_text(body.get("reason", "voided by the banker"), "reason")),
+        actions: dict[str, Callable[[Table], None]] = {
+            "close": Table.close_bets,
+            "next": Table.next_round,
+            "end": Table.end_game,
+            "raid": Table.raid,
+            "resume": Table.resume,
+            "confirm": Table.confirm,
+            "reroll": Table.reroll,
+            "void": Table.void,
         }
         name = body.get("action")
         if name not in actions:
             raise Refusal(400, f"unknown action {name!r}: one of {', '.join(actions)}")
-        _rules(actions[name])
+        if name == "void":
+            reason = _text(body.get("reason", "voided by the banker"), "reason")
+            await _command(lambda night: night.table.void(reason))
+        else:
+            await _command(lambda night: actions[name](night.table))
         return _state(request)
 
     @app.post("/api/banker/dice")
@@ -201,7 +229,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         values = (await json_body(request)).get("values")
         if not isinstance(values, list) or not values or not all(type(v) is int and 0 <= v <= 6 for v in values):
             raise Refusal(400, "values must be a list of the dice's faces, whole numbers 0 to 6, e.g. [0, 3, 5, 2]")
-        _rules(lambda: ctx.night.table.enter_dice(values, by="the banker (web)"))
+        await _command(lambda night: night.table.enter_dice(values, by="the banker (web)"))
         return _state(request)
 
     @app.post("/api/banker/game")
@@ -209,18 +237,22 @@ def create_app(ctx: WebContext) -> FastAPI:
         _require_banker(request)
         body = await json_body(request)
         game = _game_from_form(body)
-        on_unsure = body.get("on_unsure", "reroll")
-        if on_unsure not in ("reroll", "void"):
-            raise Refusal(400, "on_unsure must be 'reroll' or 'void'")
-        _rules(lambda: ctx.night.new_game(game, on_unsure, abandon=body.get("abandon") is True))
+        on_unsure = _form_value(body, KEYS[("house", "on_unsure")])
+        abandon = body.get("abandon") is True
+        await _command(lambda night: night.new_game(game, on_unsure, abandon=abandon))
         return _state(request)
+
+    @app.get("/api/game-form")
+    async def game_form() -> dict[str, Any]:
+        """The new-game form's fields, from the config's declaration: the page builds the form from them."""
+        return {"fields": form_fields(KEYS, Scope.NEW_GAME)}
 
     @app.get("/api/banker/players")
     async def links(request: Request) -> list[dict[str, str]]:
         _require_banker(request)
         base = str(request.base_url).rstrip("/")
         out = []
-        for p in ctx.night.table.state.game.players:
+        for p in ctx.owner.view.state.game.players:
             link = f"{base}/?player={ctx.keys.player_token(p.name)}"
             svg = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage).to_string(encoding="unicode")
             out.append({"name": p.name, "link": link, "qr_svg": svg})
@@ -230,52 +262,55 @@ def create_app(ctx: WebContext) -> FastAPI:
     @app.post("/api/sim/{what}")
     async def simulate(what: str, request: Request) -> dict[str, Any]:
         _require_banker(request)
-        devices = ctx.night.devices
+        devices = ctx.owner.night.devices
         if not ctx.simulated or devices is None or devices.simulator is None or devices.sim_camera is None:
             raise Refusal(404, "this table runs real hardware: there is nothing to simulate")
+        simulator, sim_camera = devices.simulator, devices.sim_camera
         body = await json_body(request)
         if what == "press":
             try:
-                devices.simulator.press(ButtonName(body.get("button")))
+                button = ButtonName(body.get("button"))
             except ValueError:
                 raise Refusal(400, f"button must be one of {', '.join(b.value for b in ButtonName)}") from None
+            await _command(lambda _: simulator.press(button))
         elif what == "shake":
             values = body.get("values")
             if values is not None and not (
                 isinstance(values, list) and all(type(v) is int and 0 <= v <= 6 for v in values)
             ):
                 raise Refusal(400, "values must be a list of faces 0 to 6, or left out for a random roll")
-            devices.sim_camera.shake(values)
+            await _command(lambda _: sim_camera.shake(values))
         elif what == "lift":
-            devices.sim_camera.lift()
+            await _command(lambda _: sim_camera.lift())
         else:
             raise Refusal(404, f"no simulated {what!r}: press, shake or lift")
-        await asyncio.sleep(0.3)  # let the table's loop take in the change before answering
+        await asyncio.sleep(SIM_SETTLE_SECONDS)
         return _state(request)
 
     @app.get("/api/sim/camera.jpg")
     async def camera() -> Response:
-        devices = ctx.night.devices
+        devices = ctx.owner.night.devices
         if not ctx.simulated or devices is None or devices.sim_camera is None:
             raise Refusal(404, "this table runs a real camera")
-        frame = devices.sim_camera.peek()
+        sim_camera = devices.sim_camera
+        frame = await _command(lambda _: sim_camera.peek())
         return jpeg(cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA))
 
     # -- helpers ---------------------------------------------------------------------------------------------
+    async def _command(action: Callable[[Night], T]) -> T:
+        """Have the table's owner do ``action`` and await its answer; a refusal or a fault becomes the reply."""
+        return await _answer(ctx.owner.submit(action))
+
     def _state(request: Request) -> dict[str, Any]:
-        night = ctx.night
-        runner = night.runner
-        data = snapshot(
-            night.table.state,
-            night.table.version,
-            runner.screen if runner else None,
-            runner.device_problem if runner else None,
-        )
+        view = ctx.owner.view
+        fault = view.fault or ctx.owner.fault  # a hung owner publishes no view, but its watchdog names the fault
+        data = snapshot(view.state, view.version, view.screen, view.device_problem, fault)
         token = request.headers.get(PLAYER_HEADER)
-        names = [p.name for p in night.table.state.game.players]
+        names = [p.name for p in view.state.game.players]
         data["me"] = ctx.keys.player_for(token, names) if token else None
         data["banker"] = _is_banker(request)
-        data["simulated"] = ctx.simulated and night.devices is not None and night.devices.sim_camera is not None
+        devices = ctx.owner.night.devices
+        data["simulated"] = ctx.simulated and devices is not None and devices.sim_camera is not None
         return data
 
     def _is_banker(request: Request) -> bool:
@@ -290,7 +325,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         token = request.headers.get(PLAYER_HEADER)
         if not token:
             raise Refusal(401, "no player token: open the link the banker gave you")
-        player = ctx.keys.player_for(token, [p.name for p in ctx.night.table.state.game.players])
+        player = ctx.keys.player_for(token, [p.name for p in ctx.owner.view.state.game.players])
         if player is None:
             raise Refusal(403, "this player link is not valid for the game at this table: ask the banker for yours")
         body = await json_body(request)
@@ -304,14 +339,18 @@ def create_app(ctx: WebContext) -> FastAPI:
     return app
 
 
-def _rules(action: Callable[[], object]) -> None:
-    """Run a table action; what the rules refuse is a 409 with the rule, bad input a 400."""
+async def _answer(future: Future[T]) -> T:
+    """The owner's answer: what the rules refuse is a 409 with the rule, bad input a 400, a fault or no answer a 503."""
     try:
-        action()
+        return await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_SECONDS)
     except BetError as exc:  # not a position on the layout: bad input
         raise Refusal(400, str(exc)) from None
     except (RulesError, TableError) as exc:  # a rule says no, now
         raise Refusal(409, str(exc)) from None
+    except OwnerError as exc:
+        raise Refusal(503, str(exc)) from None
+    except TimeoutError:
+        raise Refusal(503, f"the table did not answer within {COMMAND_TIMEOUT_SECONDS:g} s: try again") from None
 
 
 def _text(value: Any, name: str) -> str:
@@ -321,42 +360,40 @@ def _text(value: Any, name: str) -> str:
 
 
 def _game_from_form(body: dict[str, Any]) -> GameConfig:
-    """The banker's setup form, in the journal's words for a game; every mistake is a 400 naming the field."""
+    """The banker's setup form, checked against the config's declaration of the game's keys (the same
+    kinds, ranges and choices as the config file); every mistake is a 400 naming the field."""
     players = body.get("players")
     if not isinstance(players, list) or not all(
         isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("suit"), str) for p in players
     ):
         raise Refusal(400, 'players must be a list of {"name": ..., "suit": ...}')
-    dollars = body.get("starting_dollars", 50)
-    if type(dollars) is not int or not 1 <= dollars <= 1_000_000:
-        raise Refusal(400, "starting_dollars must be a whole number of dollars, 1 or more")
-    data = {
-        "players": [{"name": p["name"].strip(), "suit": p["suit"]} for p in players],
-        "starting_balance_cents": dollars * 100,
-        "variants": body.get("variants", "none"),
-        "banker": {
-            "mode": body.get("banker", "house"),
-            "balance_cents": _whole(body.get("house_bank_dollars", 500), "house_bank_dollars") * 100,
-            "every_rounds": _whole(body.get("rotate_every", 4), "rotate_every"),
-            "first": body.get("first_banker") or None,
-        },
-        "end": {
-            "kind": body.get("end", "raid"),
-            "rounds": _whole(body.get("end_rounds", 20), "end_rounds"),
-            "deadline": body.get("end_time"),
-        },
+    if isinstance(body.get("variants"), str):  # "corners,diagonals", as the page sent them before
+        body = {**body, "variants": [body["variants"]]}
+    seats = {"players": tuple(p["name"].strip() for p in players), "suits": tuple(p["suit"] for p in players)}
+    game = {
+        key.name: seats[key.name] if key.name in seats else _form_value(body, key)
+        for key in in_scope(KEYS, Scope.NEW_GAME)
+        if key.section == "game"
     }
-    for field, key, value in (("banker", "banker", data["banker"]["mode"]), ("end", "end", data["end"]["kind"])):
-        choices = CHOICES[("game", key)]
-        if value not in choices:
-            raise Refusal(400, f"{field} must be one of {', '.join(choices)}")
     try:
-        return game_from_json(data)
+        return game_from_settings(game)
     except (RulesError, ValueError, TypeError) as exc:
         raise Refusal(400, f"game setup: {exc}") from None
 
 
-def _whole(value: Any, name: str) -> int:
-    if type(value) is not int or value < 1:
-        raise Refusal(400, f"{name} must be a whole number, 1 or more")
-    return value
+def _form_value(body: dict[str, Any], key: Key) -> Any:
+    """The form's value for ``key`` as the key takes it (its default when not given), or a 400 naming it."""
+    value = body.get(key.name)
+    if value is None or (value == "" and key.kind is datetime):
+        return key.default
+    if key.kind is datetime and isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise Refusal(400, f"{key.name} must be {WANTED[datetime]} (got {value!r})") from None
+    elif key.kind == "strings" and isinstance(value, list):
+        value = [v.strip() if isinstance(v, str) else v for v in value]
+    try:
+        return key.taken(value)
+    except Unfit as exc:
+        raise Refusal(400, f"{key.name} {exc}") from None

@@ -12,13 +12,14 @@ from fastapi import FastAPI, Request, Response
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ..errors import FantanError
 from .security import RateLimiter
 
 STATIC = resources.files("fantan_table.web") / "static"
 STATIC_KINDS = {".js": "text/javascript", ".css": "text/css"}
 
 
-class Refusal(Exception):
+class Refusal(FantanError):
     """A request the table refuses: its HTTP status and what to tell the person."""
 
     def __init__(self, status: int, message: str) -> None:

@@ -1,6 +1,6 @@
 """Who may do what on the house network: the banker's PIN, the players' links, CSRF and rate limits.
 
-- The banker's PIN is kept only as a salted scrypt hash (see ``table/banker_pin.py``).
+- The banker's PIN is kept only as a salted scrypt hash (see ``table/wiring/banker_pin.py``).
 - A player's link carries a token derived from a secret kept in the state directory (HMAC of the
   player's name), so links survive a restart and one player's token says nothing of another's.
 - State-changing requests must repeat the ``fantan_csrf`` cookie in the ``X-CSRF-Token`` header
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..table.banker_pin import private_file
+from ..table.wiring.banker_pin import private_file
 
 SECRET_FILE = "web-secret"
 

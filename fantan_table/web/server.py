@@ -9,18 +9,19 @@ import time
 import uvicorn
 from fastapi import FastAPI
 
-from ..table.banker_pin import banker_pin_hash
-from ..table.night import Night
+from ..table.wiring.banker_pin import banker_pin_hash
+from ..table.wiring.owner import Owner
 from .app import WebContext
 from .security import Keys, RateLimiter, load_secret
 
 
-def web_context(night: Night, configured_pin_hash: str, simulated: bool) -> tuple[WebContext, str | None]:
+def web_context(owner: Owner, configured_pin_hash: str, simulated: bool) -> tuple[WebContext, str | None]:
     """The page's keys and limits; also a new banker PIN to announce when the table had to make one up."""
-    pin_hash, new_pin = banker_pin_hash(configured_pin_hash, night.state_dir)
-    keys = Keys(load_secret(night.state_dir), pin_hash)
+    state_dir = owner.night.state_dir
+    pin_hash, new_pin = banker_pin_hash(configured_pin_hash, state_dir)
+    keys = Keys(load_secret(state_dir), pin_hash)
     ctx = WebContext(
-        night,
+        owner,
         keys,
         simulated,
         requests=RateLimiter(rate=20, burst=60),

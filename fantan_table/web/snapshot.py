@@ -8,16 +8,21 @@ from ..devices.display.screens import Screen, text_lines
 from ..rules.bets import all_positions, format_variants
 from ..rules.game import HOUSE_COLUMN
 from ..rules.settlement import MAX_COINS_PER_ROUND
-from ..table.history import round_json
-from ..table.present import lights_for
-from ..table.state import TableState
+from ..table.core.codec import reading_to_json
+from ..table.core.state import TableState
+from ..table.show.history import round_json
+from ..table.show.present import Lights, lights_for
 
 
 def snapshot(
-    state: TableState, version: int, screen: Screen | None = None, device_problem: str | None = None
+    state: TableState,
+    version: int,
+    screen: Screen | None = None,
+    device_problem: str | None = None,
+    fault: str | None = None,
 ) -> dict[str, Any]:
     game = state.game
-    lights = lights_for(state)
+    lights = lights_for(state) if fault is None else Lights(bets_open=False, open_number=None)  # as the panel: dark
     latest = state.latest
     players = []
     for p in game.players:
@@ -46,9 +51,8 @@ def snapshot(
         "lights": {"bets_open": lights.bets_open, "open_number": lights.open_number},
         "screen": text_lines(screen) if screen is not None else [],
         "device_problem": device_problem,
-        "reading": None
-        if latest is None
-        else {"status": latest.status, "message": latest.message, "dice": list(latest.values), "source": latest.source},
+        "fault": fault,
+        "reading": None if latest is None else reading_to_json(latest),
         "last_round": round_json(state.rounds[-1]) if state.rounds else None,
         "recall": [round_json(r) for r in reversed(state.recall())],
         "scoring": {"columns": list(scoring.columns), "rows": [list(r) for r in scoring.rows], "house": HOUSE_COLUMN},

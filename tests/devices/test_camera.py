@@ -1,9 +1,12 @@
 import sys
 import types
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fantan_table.devices.camera import CameraError
 from fantan_table.devices.camera.folder import FolderCamera
@@ -155,3 +158,59 @@ def test_without_picamera2_the_error_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "picamera2", None)  # as on a laptop: the import fails
     with pytest.raises(CameraError, match="apt install python3-picamera2"):
         PiCamera(sleep=lambda s: None)
+
+
+# -- broken pictures and odd frames never escape as anything but CameraError ------------------------------------
+WHOLE_JPEG = sorted((Path(__file__).parent.parent / "data" / "dice-photos").glob("*.jpg"))[0]
+
+
+def test_folder_camera_refuses_a_picture_cut_short(tmp_path):
+    data = WHOLE_JPEG.read_bytes()
+    (tmp_path / "a_whole.jpg").write_bytes(data)
+    (tmp_path / "b_cut.jpg").write_bytes(data[: len(data) // 2])  # OpenCV would decode it, grey below the cut
+    ok, png = cv2.imencode(".png", np.full((40, 60, 3), 90, np.uint8))
+    (tmp_path / "c_cut.png").write_bytes(png.tobytes()[:-12])  # its IEND chunk lost
+    camera = FolderCamera(tmp_path)
+    assert camera.capture().shape[2] == 3
+    for kind in ("JPEG", "PNG"):
+        with pytest.raises(CameraError, match=f"cut short \\(an incomplete {kind} file\\)"):
+            camera.capture()
+
+
+@settings(max_examples=40, deadline=None)
+@given(cut=st.integers(0, 60_000), noise=st.binary(max_size=64), suffix=st.sampled_from([".jpg", ".png", ".bmp"]))
+def test_folder_camera_gives_a_colour_frame_or_a_camera_error(tmp_path_factory, cut, noise, suffix):
+    folder = tmp_path_factory.mktemp("frames")
+    (folder / f"frame{suffix}").write_bytes(WHOLE_JPEG.read_bytes()[:cut] + noise)
+    try:
+        frame = FolderCamera(folder).capture()
+    except CameraError as exc:
+        assert str(exc)
+    else:
+        assert frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+        assert read_dice(frame).status in Status  # and the reader answers it
+
+
+@pytest.mark.parametrize(
+    ("frame", "shape"),
+    [(np.zeros((96, 128), np.uint8), (96, 128, 3)), (np.zeros((96, 128, 4), np.uint8), (96, 128, 3))],
+)
+def test_usb_camera_turns_grey_and_bgra_frames_into_bgr(frame, shape):
+    capture = FakeCapture(0)
+    capture.read = lambda: (True, frame)
+    assert UsbCamera(0, capture=lambda i: capture).capture().shape == shape
+
+
+def test_usb_camera_refuses_frames_that_are_no_picture_and_backend_failures():
+    capture = FakeCapture(0)
+    camera = UsbCamera(0, capture=lambda i: capture)
+    capture.read = lambda: (True, np.zeros((96, 128, 3), np.float32))
+    with pytest.raises(CameraError, match="float32 frame of shape \\(96, 128, 3\\), not a colour picture"):
+        camera.capture()
+
+    def failing():
+        raise cv2.error("OpenCV(4.6.0) cap_v4l.cpp: error: (-2:Unspecified error) select() timeout")
+
+    capture.read = failing
+    with pytest.raises(CameraError, match="failed .*select\\(\\) timeout.*check its cable"):
+        camera.capture()

@@ -21,6 +21,7 @@ from fantan_table.devices.display.screens import (
     BetsClosed,
     BetsOpen,
     Blank,
+    Fault,
     GameOver,
     PlayerLine,
     Problem,
@@ -52,6 +53,7 @@ SCREENS: dict[str, Screen] = {
     "reroll": Problem("RE-ROLL", "3 dice seen, 4 expected: roll again, the bets stand"),
     "game_over": GameOver("the agreed rounds are played", (("Ann", 6500), ("Bob", 4500), ("Cy", 5033), ("Di", 0))),
     "blank": Blank(),
+    "fault": Fault("OSError: [Errno 28] No space left on device: 'frames/round-0003-roll-1.jpg'"),
     "selftest_card": SelftestCard(),
 }
 

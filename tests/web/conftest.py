@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -11,13 +10,14 @@ from fastapi.testclient import TestClient
 
 from fantan_table.rules.bets import Variant
 from fantan_table.rules.game import GameConfig, Player, Suit
-from fantan_table.table.banker_pin import hash_pin
-from fantan_table.table.config import load_config
-from fantan_table.table.hardware import open_devices
-from fantan_table.table.journal import Journal
-from fantan_table.table.night import Night
-from fantan_table.table.runner import TableRunner
-from fantan_table.table.table import Table
+from fantan_table.table.core.journal import Journal
+from fantan_table.table.core.table import Table
+from fantan_table.table.wiring.banker_pin import hash_pin
+from fantan_table.table.wiring.config import load_config
+from fantan_table.table.wiring.hardware import open_devices
+from fantan_table.table.wiring.night import Night
+from fantan_table.table.wiring.owner import Owner
+from fantan_table.table.wiring.runner import TableRunner
 from fantan_table.vision.profile import Profile
 from fantan_table.web.app import CSRF_COOKIE, WebContext, create_app
 from fantan_table.web.security import Keys, RateLimiter
@@ -36,7 +36,7 @@ class Rig:
 
     @property
     def table(self) -> Table:
-        return self.ctx.night.table
+        return self.ctx.owner.night.table
 
     def token(self, player: str) -> str:
         return self.ctx.keys.player_token(player)
@@ -58,14 +58,17 @@ class Rig:
 
 
 def make_context(state_dir: Path, runner_devices: bool, requests: RateLimiter | None = None) -> WebContext:
+    """A page over a table whose owner runs (started here: close it with ``close_context``)."""
     table = Table(Journal(state_dir), GAME)
     runner = None
     if runner_devices:
         devices = open_devices(replace(load_config(None, "sim"), debounce_ms=0))
         runner = TableRunner(table, devices, Profile(), still_frames=2)
     keys = Keys(b"k" * 32, hash_pin(PIN, b"s" * 16))
+    owner = Owner(Night(state_dir, table, runner))
+    owner.start()
     return WebContext(
-        Night(state_dir, table, runner),
+        owner,
         keys,
         simulated=runner_devices,
         requests=requests or RateLimiter(rate=10_000, burst=10_000),
@@ -77,14 +80,15 @@ def make_context(state_dir: Path, runner_devices: bool, requests: RateLimiter | 
 def rig(tmp_path: Path) -> Iterator[Rig]:
     """The page over a simulated table whose loop runs, as under `fantan-table run --sim`."""
     ctx = make_context(tmp_path / "state", runner_devices=True)
-    stop = threading.Event()
-    assert ctx.night.runner is not None
-    loop = threading.Thread(target=ctx.night.runner.run, args=(stop,), daemon=True)
-    loop.start()
     with TestClient(create_app(ctx)) as client:
         client.get("/")
         yield Rig(client, ctx)
-    stop.set()
-    loop.join(timeout=5)
-    ctx.night.runner.devices.close()
-    ctx.night.table.journal.close()
+    close_context(ctx)
+
+
+def close_context(ctx: WebContext) -> None:
+    """Stop the table's owner, then close what it owned; a test that let it fault says so."""
+    ctx.owner.stop()
+    if ctx.owner.night.devices is not None:
+        ctx.owner.night.devices.close()
+    ctx.owner.night.table.journal.close()

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import errno
 import time
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
 
-from fantan_table.table.state import Stage
+from fantan_table.table.core.journal import Journal
+from fantan_table.table.core.state import Stage
+from fantan_table.table.wiring.night import Night
+from fantan_table.table.wiring.owner import OwnerError
 from fantan_table.web.app import BANKER_COOKIE, create_app
 from fantan_table.web.security import RateLimiter
 
-from .conftest import PIN, Rig, make_context
+from .conftest import PIN, Rig, close_context, make_context
 
 
 def test_the_page_sets_a_csrf_cookie_and_serves_its_assets(rig: Rig) -> None:
@@ -192,6 +196,11 @@ def test_the_simulated_table_from_the_page_and_its_photo(rig: Rig) -> None:
     photo = rig.client.get(f"/api/rounds/{state['last_round']['round']}/photo.jpg")
     assert photo.status_code == 200 and photo.content[:2] == b"\xff\xd8"
     assert rig.client.get("/api/rounds/99/photo.jpg").status_code == 404
+    kept = rig.table.state.rounds[-1].reading
+    assert kept is not None and kept.frame is not None
+    (rig.ctx.owner.night.state_dir / kept.frame.file).write_bytes(photo.content + b"\0")  # not the photo taken
+    swapped = rig.client.get(f"/api/rounds/{state['last_round']['round']}/photo.jpg")
+    assert swapped.status_code == 404 and "SHA-256 differs" in swapped.text
     png = rig.client.get("/api/display.png")
     assert png.status_code == 200 and png.content[:4] == b"\x89PNG"
     assert rig.post("/api/sim/teleport").status_code == 404
@@ -205,7 +214,7 @@ def test_sim_controls_are_refused_on_real_hardware(tmp_path: Path) -> None:
         client.post("/api/banker/login", json={"pin": PIN}, headers=csrf)
         assert client.post("/api/sim/lift", json={}, headers=csrf).status_code == 404
         assert client.get("/api/display.png").status_code == 404
-    ctx.night.table.journal.close()
+    close_context(ctx)
 
 
 def test_too_many_requests_are_slowed_down(tmp_path: Path) -> None:
@@ -213,7 +222,7 @@ def test_too_many_requests_are_slowed_down(tmp_path: Path) -> None:
     with TestClient(create_app(ctx)) as client:
         codes = [client.get("/api/state").status_code for _ in range(8)]
     assert codes[:5] == [200] * 5 and codes[5:] == [429] * 3
-    ctx.night.table.journal.close()
+    close_context(ctx)
 
 
 def test_pin_guessing_is_limited(rig: Rig) -> None:
@@ -244,3 +253,61 @@ def test_a_setup_with_an_unknown_banker_or_end_is_refused(rig: Rig) -> None:
         reply = rig.post("/api/banker/game", {"players": players, field: value, "abandon": True})
         assert reply.status_code == 400 and f"{field} must be one of" in reply.json()["error"]
     assert [p["name"] for p in rig.client.get("/api/state").json()["players"]] == ["Ann", "Bob", "Cy"]
+
+
+def test_the_live_stream_pushes_each_change_as_it_happens(rig: Rig) -> None:
+    with rig.client.stream("GET", "/api/events") as stream:
+        lines = stream.iter_lines()
+        assert '"staked": 0' in next(line for line in lines if line.startswith("data: "))
+        rig.ctx.owner.call(lambda night: night.table.place("Ann", "number:1", 1))
+        for line in lines:
+            assert not line.startswith(":"), "only the keep-alive came: the change was not pushed"
+            if line.startswith("data: ") and '"staked": 1' in line:
+                break
+
+
+def test_a_fault_shows_on_every_page_and_locks_betting(rig: Rig) -> None:
+    def disk_full(night: Night) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with pytest.raises(OwnerError):
+        rig.ctx.owner.call(disk_full)
+    state = rig.client.get("/api/state").json()
+    assert "No space left on device" in state["fault"] and state["lights"] == {"bets_open": False, "open_number": None}
+    refused = rig.post("/api/bets", {"bet": "number:1"}, player="Ann")
+    assert refused.status_code == 503 and "restarts by itself" in refused.json()["error"]
+    assert rig.client.get("/api/display.png").status_code == 200
+    assert 'id="fault"' in rig.client.get("/").text
+
+
+def test_a_new_game_right_after_a_lift_waits_its_turn(rig: Rig, tmp_path: Path) -> None:
+    """The issue's race: abandon the game 0.3 s after lifting the cup. The frame stays with its own night."""
+    rig.login()
+    rig.post("/api/bets", {"bet": "number:1", "coins": 2}, player="Ann")
+    rig.post("/api/sim/press", {"button": "no_more_bets"})
+    rig.post("/api/sim/shake", {"values": [1, 2, 3, 3]})
+    assert rig.post("/api/sim/lift").status_code == 200  # it answers after 0.3 s
+    setup = {"players": [{"name": "Dee", "suit": "arms"}, {"name": "Eve", "suit": "suns"}], "abandon": True}
+    assert rig.post("/api/banker/game", setup).status_code == 200
+    rig.post("/api/sim/shake", {"values": [0, 0, 0, 1]})
+    assert rig.ctx.owner.fault is None
+    state = tmp_path / "state"
+    (night,) = (state / "nights").iterdir()
+    assert rig.ctx.owner.call(lambda n: n.table.state.round) == 1  # the owner still answers
+    assert not list((state / "frames").iterdir())  # the new night has no photo of the old game
+    kept = {p.name for p in (night / "frames").iterdir()}
+    journal = Journal(night)
+    cited = {Path(e.data["frame"]["file"]).name for e in journal.events() if e.data.get("frame")}
+    journal.close()
+    assert kept == cited
+
+
+def test_the_live_stream_ends_when_the_table_stops(rig: Rig) -> None:
+    with rig.client.stream("GET", "/api/events") as stream:
+        lines = stream.iter_lines()
+        next(line for line in lines if line.startswith("data: "))
+        rig.ctx.owner.stop()
+        for line in lines:
+            assert not line.startswith(":"), "the stream went on after the table stopped"
+    with pytest.raises(OwnerError, match="stopping"):
+        rig.ctx.owner.call(lambda night: night.table.state.round)

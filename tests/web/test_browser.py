@@ -11,7 +11,6 @@ import re
 import signal
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from fantan_table.vision.dataset import read_labels
 from fantan_table.web.app import create_app
 from fantan_table.web.server import WebServer
 
-from .conftest import PIN, make_context
+from .conftest import PIN, close_context, make_context
 
 CHROMIUM = os.environ.get("FANTAN_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
@@ -40,18 +39,11 @@ FLAGS = [
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, object]]:
     ctx = make_context(tmp_path / "state", runner_devices=True)
-    stop = threading.Event()
-    assert ctx.night.runner is not None
-    loop = threading.Thread(target=ctx.night.runner.run, args=(stop,), daemon=True)
-    loop.start()
     web = WebServer(create_app(ctx), "127.0.0.1", 0)
     web.start()
     yield f"http://127.0.0.1:{web.port}", ctx
     web.stop()
-    stop.set()
-    loop.join(timeout=5)
-    ctx.night.runner.devices.close()
-    ctx.night.table.journal.close()
+    close_context(ctx)
 
 
 @pytest.fixture
@@ -103,7 +95,7 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     banker.click("#shake")
     banker.click("#lift")
     expect(phone.locator("#status")).to_contain_text("result", timeout=15_000)
-    state = ctx.night.table.state
+    state = ctx.owner.view.state
     record = state.rounds[-1]
     expect(phone.locator("#result-body")).to_contain_text(f"open {record.report.open_number}")
     ann = next(s for s in record.report.players if s.player == "Ann")

@@ -16,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fantan_table.rules.bets import all_positions
-from fantan_table.table.journal import Journal
-from fantan_table.table.state import TableState
+from fantan_table.table.core.journal import Journal
+from fantan_table.table.core.state import TableState
 from fantan_table.web.app import CSRF_COOKIE, create_app
 
-from .conftest import PIN, make_context
+from .conftest import PIN, close_context, make_context
 
 BETS = [str(b) for b in all_positions()] + ["number:9", "side:0-3", "", "corner:", "strong-side:1>1"]
 json_values = st.recursive(
@@ -91,5 +91,5 @@ def test_no_request_sequence_corrupts_the_ledger(tmp_path_factory, sequence) -> 
             assert reply.status_code in (200, 400, 401, 403, 404, 409, 429), (path, body, reply.text)
             if reply.status_code != 200:
                 assert reply.json()["error"]
-            check_ledger(ctx.night.state_dir, ctx.night.table.state)
-    ctx.night.table.journal.close()
+            check_ledger(ctx.owner.night.state_dir, ctx.owner.view.state)
+    close_context(ctx)

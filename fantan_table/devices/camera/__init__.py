@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
+import cv2
 import numpy as np
 
+from ...errors import FantanError
 
-class CameraError(RuntimeError):
+
+class CameraError(FantanError, RuntimeError):
     """The camera could not give a frame; the message says what to check."""
 
 
@@ -25,3 +28,17 @@ class Camera(Protocol):
     def close(self) -> None:
         """Let the camera go (safe to call twice)."""
         ...
+
+
+def as_bgr(frame: np.ndarray, camera: str) -> np.ndarray:
+    """A frame as 8-bit BGR: grey and BGRA frames (some webcams' modes) converted, anything else refused."""
+    if frame.dtype == np.uint8 and frame.size:
+        if frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] == 1):
+            return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        if frame.ndim == 3 and frame.shape[2] == 4:
+            return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+        if frame.ndim == 3 and frame.shape[2] == 3:
+            return frame
+    raise CameraError(
+        f"{camera} gave a {frame.dtype} frame of shape {frame.shape}, not a colour picture: set it to a colour mode"
+    )

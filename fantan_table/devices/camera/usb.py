@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from . import CameraError
+from . import CameraError, as_bgr
 
 
 class UsbCamera:
@@ -20,10 +20,13 @@ class UsbCamera:
         self.index = index
 
     def capture(self) -> np.ndarray:
-        ok, frame = self._video.read()
+        try:
+            ok, frame = self._video.read()
+        except cv2.error as exc:  # a backend that fails mid-stream raises instead of returning False
+            raise CameraError(f"the USB camera at index {self.index} failed ({exc}): check its cable") from None
         if not ok or frame is None:
             raise CameraError(f"the USB camera at index {self.index} gave no frame: check its cable")
-        return np.asarray(frame)
+        return as_bgr(np.asarray(frame), f"the USB camera at index {self.index}")
 
     def close(self) -> None:
         self._video.release()

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from ...errors import FantanError
 from .screens import Screen
 
 
-class DisplayError(RuntimeError):
+class DisplayError(FantanError, RuntimeError):
     """The display could not be reached; the message says what to check."""
 
 

@@ -19,6 +19,7 @@ from .screens import (
     BetsClosed,
     BetsOpen,
     Blank,
+    Fault,
     GameOver,
     Problem,
     Reading,
@@ -31,6 +32,9 @@ from .screens import (
 WIDTH, HEIGHT = 128, 64
 CELL_W, CELL_H = 6, 11
 """The bitmap font's character cell at scale 1."""
+
+FAULT_REASON_ROWS = 3
+"""Rows of the fault's reason under the heading, above the "restarting" line; the page shows it whole."""
 
 Align = Literal["left", "centre", "right"]
 
@@ -109,6 +113,12 @@ def draw(screen: Screen) -> Image.Image:
             text(image, 0, heading, scale=2)
             for i, row in enumerate(wrap(reason, columns(1))[:4]):
                 text(image, 22 + 10 * i, row)
+        case Fault(reason=reason):  # framed, unlike a problem the banker can fix: the table restarts itself
+            pen.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+            text(image, 2, "FAULT", scale=2)
+            for i, row in enumerate(wrap(reason, columns(1) - 1)[:FAULT_REASON_ROWS]):
+                text(image, 20 + 10 * i, row)
+            text(image, 52, "restarting")
         case GameOver(balances=balances):  # the reason is on the web page; four balances fill the panel
             text(image, 0, "GAME OVER")
             pen.line((0, 11, WIDTH - 1, 11), fill=1)

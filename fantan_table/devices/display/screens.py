@@ -68,6 +68,13 @@ class Problem:
 
 
 @dataclass(frozen=True)
+class Fault:
+    """The table stopped on an unexpected error and restarts by itself; betting is locked until it has."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
 class GameOver:
     reason: str
     balances: tuple[tuple[str, int], ...]
@@ -83,7 +90,7 @@ class SelftestCard:
     """The self-test's screen: a frame to the panel's very edge and every digit, to spot dead pixels or a bad crop."""
 
 
-Screen = BetsOpen | BetsClosed | Reading | Result | Settlement | Problem | GameOver | Blank | SelftestCard
+Screen = BetsOpen | BetsClosed | Reading | Result | Settlement | Problem | Fault | GameOver | Blank | SelftestCard
 
 
 def settlement_pages(round_: int, lines: tuple[PlayerLine, ...] | list[PlayerLine]) -> list[Settlement]:
@@ -112,6 +119,8 @@ def text_lines(screen: Screen) -> list[str]:
             ]
         case Problem(heading=heading, reason=reason):
             return [heading, reason]
+        case Fault(reason=reason):
+            return ["FAULT", reason, "restarting: bets are locked"]
         case GameOver(reason=reason, balances=balances):
             return ["GAME OVER", reason] + [f"{name}: {format_cents(cents)}" for name, cents in balances]
         case Blank():

@@ -181,6 +181,11 @@ function drawStatus() {
   document.getElementById("status").textContent = `Round ${state.round}: ${stageText}` +
     (state.reading && state.reading.status !== "ok" && state.stage === "closed" ? ` (re-roll: ${state.reading.message})` : "") +
     (state.device_problem ? ` [${state.device_problem}]` : "");
+  const fault = document.getElementById("fault");
+  fault.hidden = !state.fault;
+  fault.textContent = state.fault
+    ? `The table stopped: ${state.fault}. Bets are locked; it restarts by itself and resumes the night.`
+    : "";
   const me = state.players.find((p) => p.name === state.me);
   document.getElementById("who").textContent = me
     ? `You are ${me.name} (${me.suit}): ${dollars(me.balance_cents)}` + (me.is_banker ? ", banking this round" : "")
@@ -190,6 +195,8 @@ function drawStatus() {
     : "";
 }
 
+let drawnResult = "";  // redrawn only when it changes: the live stream also sends each new display screen
+
 function drawResult() {
   const body = document.getElementById("result-body");
   const last = state.last_round;
@@ -198,10 +205,29 @@ function drawResult() {
   const head = last.voided ? `Round ${last.round} was void: every stake returned.`
     : `Round ${last.round}: dice ${last.dice.join(" ")}, open ${last.open}.`;
   const lines = last.players.map((p) => `<li>${escapeHtml(p.player)}: ${p.delta_cents > 0 ? "+" : ""}${dollars(p.delta_cents)} → ${dollars(p.balance_after_cents)}</li>`);
-  body.innerHTML = `<p class="big">${head}</p>` +
+  const html = `<p class="big">${head}</p>` +
     (mine ? `<p class="mine">You: ${mine.delta_cents > 0 ? "won" : mine.delta_cents < 0 ? "lost" : "even"} ${dollars(Math.abs(mine.delta_cents))}</p>` : "") +
     `<ul>${lines.join("")}</ul>` +
-    (last.photo ? `<img class="photo" alt="The dice of round ${last.round}" src="/api/rounds/${last.round}/photo.jpg">` : "");
+    (last.photo ? photoWithBoxes(last.round, last.reading) : "");
+  if (html !== drawnResult) body.innerHTML = drawnResult = html;
+}
+
+// The round's photo with each die's outline as the reader saw it: its rotated box, green when the die was
+// read for sure, orange when it made the reading unsure (a void round shows which die was to blame).
+function photoWithBoxes(round, reading) {
+  const img = `<img class="photo" alt="The dice of round ${round}" src="/api/rounds/${round}/photo.jpg">`;
+  const size = reading.frame.size;
+  if (!size) return `<div class="photo-frame">${img}</div>`;  // a night from before the photo's size was kept
+  const boxes = reading.dice.map((d) => {
+    const [cx, cy] = d.box.center, [w, h] = d.box.size;
+    const sure = d.value !== null && !d.problem;
+    const what = d.value === null ? "not read" : `${d.value}`;
+    const why = d.problem ? `: ${escapeHtml(d.problem)}` : "";
+    const how = d.confidence === null ? "" : ` (${Math.round(d.confidence * 100)}% sure)`;
+    return `<rect class="die ${sure ? "ok" : "unsure"}" x="${cx - w / 2}" y="${cy - h / 2}" width="${w}" height="${h}"` +
+      ` transform="rotate(${d.box.angle} ${cx} ${cy})"><title>${what}${how}${why}</title></rect>`;
+  }).join("");
+  return `<div class="photo-frame">${img}<svg class="boxes" viewBox="0 0 ${size[0]} ${size[1]}">${boxes}</svg></div>`;
 }
 
 function drawScoring() {
@@ -231,10 +257,15 @@ function drawBanker() {
     document.getElementById("oled").src = `/api/display.png?v=${Date.now()}`;
     document.getElementById("camera").src = `/api/sim/camera.jpg?v=${Date.now()}`;
   }
+  drawSeats();
+}
+
+function drawSeats() {
+  // one name per suit of the form's declared suits, filled with the players at the table now
   const setup = document.getElementById("setup-players");
-  if (!setup.children.length) {
-    const suits = ["suns", "moons", "crowns", "arms"];
-    setup.innerHTML = suits.map((s, i) => `<label>${s} <input name="player-${s}" value="${escapeHtml(state.players[i] ? state.players[i].name : "")}" placeholder="(empty seat)"></label>`).join("");
+  if (!setup.children.length && gameFields.length && state) {
+    const seats = field("players");
+    setup.innerHTML = `<small class="hint">${escapeHtml(seats.text)}</small>` + field("suits").choices.map((s, i) => `<label>${s} <input name="player-${s}" value="${escapeHtml(state.players[i] ? state.players[i].name : "")}" placeholder="(empty seat)"></label>`).join("");
   }
 }
 
@@ -284,15 +315,69 @@ document.getElementById("links").addEventListener("toggle", async (e) => {
 document.getElementById("setup").addEventListener("submit", (e) => {
   e.preventDefault();
   const form = new FormData(e.target);
-  const players = ["suns", "moons", "crowns", "arms"]
+  const players = field("suits").choices
     .map((suit) => ({ name: (form.get(`player-${suit}`) || "").trim(), suit }))
     .filter((p) => p.name);
-  send("/api/banker/game", {
-    players, starting_dollars: Number(form.get("starting_dollars")), variants: form.get("variants"),
-    banker: form.get("banker"), end: form.get("end"), end_rounds: Number(form.get("end_rounds")),
-    abandon: form.get("abandon") === "on",
-  });
+  send("/api/banker/game", { players, ...setupValues(form), abandon: form.get("abandon") === "on" });
 });
+
+// -- the new-game form, built from the config's declaration of the game's keys ----------------------------
+let gameFields = [];
+const SEATS = ["players", "suits"];  // asked as one name per suit, above the other fields
+
+function field(name) {
+  return gameFields.find((f) => f.name === name);
+}
+
+async function loadGameForm() {
+  const response = await fetch("/api/game-form");
+  if (!response.ok) return;
+  gameFields = (await response.json()).fields;
+  document.getElementById("setup-fields").innerHTML = gameFields.filter((f) => !SEATS.includes(f.name)).map(fieldHtml).join("");
+  drawSeats();
+}
+
+function fieldHtml(f) {
+  const label = escapeHtml(f.name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()));
+  const hint = `<small class="hint">${escapeHtml(f.text)}</small>`;
+  if (f.kind === "texts") {
+    const boxes = f.choices.map((c) => `<label class="choice"><input type="checkbox" name="${f.name}" value="${escapeHtml(c)}"${f.default.includes(c) ? " checked" : ""}> ${escapeHtml(c)}</label>`);
+    return `<fieldset><legend>${label}</legend>${boxes.join("")}${hint}</fieldset>`;
+  }
+  let input;
+  if (f.choices.length) {
+    const options = f.choices.map((c) => `<option value="${escapeHtml(c)}"${c === f.default ? " selected" : ""}>${escapeHtml(c)}</option>`);
+    input = `<select name="${f.name}">${options.join("")}</select>`;
+  } else if (f.kind === "whole" || f.kind === "number") {
+    const range = (f.low === null ? "" : ` min="${f.low}"`) + (f.high === null ? "" : ` max="${f.high}"`);
+    input = `<input name="${f.name}" type="number"${range} step="${f.kind === "whole" ? 1 : "any"}" value="${f.default}" required>`;
+  } else if (f.kind === "date-time") {
+    input = `<input name="${f.name}" type="datetime-local">`;
+  } else {
+    input = `<input name="${f.name}" value="${escapeHtml(f.default ?? "")}">`;
+  }
+  return `<label>${label} ${input}</label>${hint}`;
+}
+
+function setupValues(form) {
+  const body = {};
+  for (const f of gameFields.filter((f) => !SEATS.includes(f.name))) {
+    const value = form.get(f.name);
+    if (f.kind === "texts") body[f.name] = form.getAll(f.name);
+    else if (f.kind === "whole" || f.kind === "number") body[f.name] = Number(value);
+    else if (f.kind === "date-time") { if (value) body[f.name] = withOffset(value); }
+    else body[f.name] = value;
+  }
+  return body;
+}
+
+function withOffset(local) {
+  // "2026-11-22T23:30" in this phone's time zone, with that zone's offset from UTC: the table wants it said.
+  const minutes = -new Date(local).getTimezoneOffset();
+  const hours = String(Math.floor(Math.abs(minutes) / 60)).padStart(2, "0");
+  const rest = String(Math.abs(minutes) % 60).padStart(2, "0");
+  return `${local.length === 16 ? `${local}:00` : local}${minutes < 0 ? "-" : "+"}${hours}:${rest}`;
+}
 
 // -- live state -------------------------------------------------------------------------------------------
 async function refresh() {
@@ -308,5 +393,6 @@ function listen() {
   events.onerror = () => { document.getElementById("status").textContent = "reconnecting…"; };
 }
 
+loadGameForm();
 refresh();
 listen();

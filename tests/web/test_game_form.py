@@ -1,0 +1,97 @@
+"""The banker's new-game form comes from the config's declaration: the API serves the game's keys, the page
+builds its fields from them, and a setup is checked with the same kinds, ranges and choices as the file."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from playwright.sync_api import Browser, expect
+
+from fantan_table.rules.bets import Variant
+from fantan_table.rules.game import AfterRounds, AtTime, HouseBank
+from fantan_table.settings import Key, Scope, in_scope
+from fantan_table.table.wiring.config import KEYS
+
+from .conftest import PIN, Rig
+from .test_browser import ARTIFACTS, browser, server  # noqa: F401  (fixtures)
+
+SEATS = [{"name": "Dee", "suit": "arms"}, {"name": "Eve", "suit": "suns"}]
+
+
+def test_the_form_fields_are_the_declared_game_keys(rig: Rig) -> None:
+    fields = {f["name"]: f for f in rig.client.get("/api/game-form").json()["fields"]}
+    assert list(fields) == [key.name for key in in_scope(KEYS, Scope.NEW_GAME)]
+    for key in in_scope(KEYS, Scope.NEW_GAME):
+        f = fields[key.name]
+        assert (f["section"], f["low"], f["high"], f["choices"], f["text"]) == (
+            key.section,
+            key.low,
+            key.high,
+            list(key.choices),
+            key.text,
+        )
+    assert "banker-bankrupt" in fields["end"]["choices"] and "time" in fields["end"]["choices"]
+
+
+@pytest.mark.parametrize("key", [k for k in in_scope(KEYS, Scope.NEW_GAME) if k.low is not None], ids=str)
+def test_a_setup_out_of_the_declared_range_is_refused_naming_the_field(rig: Rig, key: Key) -> None:
+    rig.login()
+    for value, status in ((key.high + 1, 400), (key.low - 1, 400)):
+        reply = rig.post("/api/banker/game", {"players": SEATS, key.name: value, "abandon": True})
+        assert reply.status_code == status
+        assert reply.json()["error"] == f"{key.name} out of range, must be {key.low} to {key.high} (got {value})"
+    assert [p["name"] for p in rig.client.get("/api/state").json()["players"]] == ["Ann", "Bob", "Cy"]
+
+
+def test_every_game_choice_of_the_config_is_taken_from_the_form(rig: Rig) -> None:
+    rig.login()
+    setup = {
+        "players": SEATS,
+        "variants": ["corners", "strong"],
+        "banker": "house-bank",
+        "house_bank_dollars": 80,
+        "end": "time",
+        "end_time": "2026-11-22T23:30:00+01:00",
+        "on_unsure": "void",
+        "abandon": True,
+    }
+    assert rig.post("/api/banker/game", setup).status_code == 200
+    game = rig.ctx.owner.view.state.game.config
+    assert game.variants == Variant.CORNERS | Variant.STRONG and game.banker == HouseBank(8000)
+    assert game.end == AtTime(datetime.fromisoformat("2026-11-22T23:30:00+01:00"))
+    naive = rig.post("/api/banker/game", {**setup, "end_time": "2026-11-22T23:30"})
+    assert naive.status_code == 400 and "end_time must be a date and time with its offset" in naive.json()["error"]
+    unsure = rig.post("/api/banker/game", {**setup, "on_unsure": "guess"})
+    assert unsure.status_code == 400 and "on_unsure must be one of 'reroll', 'void'" in unsure.json()["error"]
+
+
+def test_the_page_builds_the_form_and_starts_the_game_it_asks_for(server, browser: Browser) -> None:  # noqa: F811
+    url, ctx = server
+    banker = browser.new_page(viewport={"width": 1100, "height": 1400})
+    banker.goto(url)
+    banker.fill("#pin", PIN)
+    banker.click("#login button")
+    banker.click("#setup >> xpath=.. >> summary")
+    form = banker.locator("#setup")
+    for key in in_scope(KEYS, Scope.NEW_GAME):
+        if key.name not in ("players", "suits"):
+            expect(form.locator(f'[name="{key.name}"]').first).to_be_attached()
+    dollars = form.locator('[name="starting_dollars"]')
+    expect(dollars).to_have_attribute("max", str(KEYS[("game", "starting_dollars")].high))
+    expect(form.locator('[name="variants"]')).to_have_count(len(KEYS[("game", "variants")].choices))
+    for suit, name in (("suns", "Dee"), ("moons", "Eve"), ("crowns", ""), ("arms", "")):
+        form.locator(f'[name="player-{suit}"]').fill(name)
+    dollars.fill("30")
+    form.locator('[name="variants"][value="diagonals"]').check()
+    form.locator('[name="end"]').select_option("rounds")
+    form.locator('[name="end_rounds"]').fill("7")
+    form.locator('[name="abandon"]').check()
+    ARTIFACTS.mkdir(exist_ok=True)
+    form.screenshot(path=str(ARTIFACTS / "banker-new-game.png"))
+    form.locator('button[type="submit"]').click()
+    expect(banker.locator("#message")).not_to_have_class("error")
+    expect(banker.locator("#pad")).to_contain_text("Dee")
+    game = ctx.owner.view.state.game.config
+    assert [p.name for p in game.players] == ["Dee", "Eve"] and game.starting_balance_cents == 3000
+    assert game.variants == Variant.DIAGONALS and game.end == AfterRounds(7)
