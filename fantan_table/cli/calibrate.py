@@ -23,6 +23,8 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from ..devices.camera import CameraError
+from ..devices.camera.folder import read_picture
 from ..vision.annotate import annotate
 from ..vision.calibrate import CalibrationError, Picture, Result, calibrate, learn_faces
 from ..vision.dataset import DatasetError, read_labels
@@ -70,9 +72,10 @@ def run(args: argparse.Namespace) -> int:
     quiet = args.json or None
     pictures = []
     for sample in tqdm(samples, desc="loading", unit="picture", file=sys.stderr, disable=quiet):
-        frame = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise UsageError(f"{sample.image}: not a picture OpenCV can read")
+        try:
+            frame = read_picture(sample.image)
+        except CameraError as exc:
+            raise UsageError(str(exc)) from None
         if profile.empty is not None and profile.empty.shape != frame.shape:
             raise UsageError(
                 f"--empty is {profile.empty.shape[1]}x{profile.empty.shape[0]} but {sample.image.name} "

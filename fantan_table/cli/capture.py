@@ -24,17 +24,18 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from ..errors import FantanError
 from ..vision.dataset import DatasetError, RollFolder
 from .common import UsageError, load_reader_profile, load_table_config
 
 if TYPE_CHECKING:
     from ..devices.camera import Camera
-    from ..table.config import Config
+    from ..table.wiring.config import Config
 
 FACE_WORDS = {0: "blank (null)", 1: "ace (the suit's symbol)", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
 
 
-class Stop(Exception):
+class Stop(FantanError):
     """The person typed q."""
 
 
@@ -57,7 +58,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from ..devices.camera import CameraError
-    from ..table.hardware import open_camera
+    from ..table.wiring.hardware import open_camera
 
     if args.web and args.what != "rolls":
         raise UsageError("--web is for capturing rolls; empty and faces are captured at the prompt")

@@ -7,9 +7,10 @@ import sys
 import time
 from pathlib import Path
 
-import cv2
 from tqdm import tqdm
 
+from ..devices.camera import CameraError
+from ..devices.camera.folder import read_picture
 from ..vision.dataset import DatasetError, read_labels
 from ..vision.evaluate import Outcome, Report
 from ..vision.reader import Status, read_dice
@@ -35,9 +36,10 @@ def evaluate_folder(folder: Path, profile_path: Path | None, expect: int | None,
     for sample in tqdm(
         samples, desc=f"reading {folder.name}", unit="picture", disable=not progress or None, file=sys.stderr
     ):
-        frame = cv2.imread(str(sample.image), cv2.IMREAD_COLOR)
-        if frame is None:
-            raise UsageError(f"cannot read the picture {sample.image}")
+        try:
+            frame = read_picture(sample.image)
+        except CameraError as exc:
+            raise UsageError(str(exc)) from None
         start = time.perf_counter()
         reading = read_dice(frame, profile, expect)
         ms = (time.perf_counter() - start) * 1000

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import cv2
 
+from ..devices.camera import CameraError
+from ..devices.camera.folder import read_picture
 from ..vision.annotate import annotate
 from ..vision.reader import Reading, Status, read_dice
 from .common import load_reader_profile, print_json
@@ -55,10 +57,13 @@ def run(args: argparse.Namespace) -> int:
         args.annotate.mkdir(parents=True, exist_ok=True)
     all_ok = True
     for image_path in args.images:
-        frame = cv2.imread(str(image_path), cv2.IMREAD_COLOR) if image_path.is_file() else None
+        try:
+            frame = read_picture(image_path) if image_path.is_file() else None
+            why = f"cannot read {image_path}: no such file"
+        except CameraError as exc:  # it names the file and what is wrong with it
+            frame, why = None, str(exc)
         if frame is None:
-            why = "no such file" if not image_path.exists() else "not a picture OpenCV can read"
-            reading, ms = Reading(Status.ERROR, (), f"cannot read {image_path}: {why}"), None
+            reading, ms = Reading(Status.ERROR, (), why), None
         else:
             start = time.perf_counter()
             reading = read_dice(frame, profile, args.expect)

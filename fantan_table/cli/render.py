@@ -1,4 +1,7 @@
-"""``fantan-table render``: write a labelled set of synthetic dice pictures (labels.csv, truth.json, PNGs)."""
+"""``fantan-table render``: write a labelled set of synthetic dice pictures (labels.csv, truth.json, PNGs).
+
+``--style stress`` draws the hard set (``vision/stress.py``) and adds boxes.json, the shared datasets' format.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from tqdm import tqdm
 
 from ..vision.dataset import write_labels
 from ..vision.render import STYLE_CHOICES, random_faces, render_scene
+from ..vision.stress import StressScene, stress_scene
 from .common import UsageError
 
 FACE_SETS = {"piecepack": (0, 1, 2, 3, 4, 5), "d6": (1, 2, 3, 4, 5, 6), "any": (0, 1, 2, 3, 4, 5, 6)}
@@ -23,29 +27,40 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--out", type=Path, required=True, metavar="DIR")
     p.add_argument("--n", type=int, required=True, metavar="N", help="how many pictures")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the same seed writes the same set")
-    p.add_argument("--style", choices=STYLE_CHOICES, default="mixed", help="die colours (default: mixed)")
-    p.add_argument("--faces", choices=sorted(FACE_SETS), default="piecepack", help="values the dice show")
+    p.add_argument(
+        "--style",
+        choices=(*STYLE_CHOICES, "stress"),
+        default="mixed",
+        help="die colours (default: mixed); stress: the hard set (camera, light, tables, clutter all vary)",
+    )
+    p.add_argument(
+        "--faces",
+        choices=sorted(FACE_SETS),
+        help="values the dice show (default piecepack: 0-5); for stress: pipped dice 0-6 unless given,"
+        " and piecepack draws real piecepack dice",
+    )
     p.add_argument("--dice", type=int, default=4, metavar="K", help="dice in each picture (default 4)")
-    p.add_argument("--size", default="1280x960", metavar="WxH", help="picture size (default 1280x960)")
+    p.add_argument(
+        "--size", metavar="WxH", help="picture size (default 1280x960; for stress, drawn from several sizes)"
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        width, height = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        raise UsageError(f"--size is WIDTHxHEIGHT, like 1280x960 (got {args.size!r})") from None
-    if args.n < 1 or not 1 <= args.dice <= 12 or width < 160 or height < 120:
+    size = _size(args.size)
+    if args.n < 1 or not 1 <= args.dice <= 12 or (size is not None and (size[0] < 160 or size[1] < 120)):
         raise UsageError("--n must be at least 1, --dice 1 to 12, and --size at least 160x120")
-    if args.style == "piecepack" and args.faces != "piecepack":
+    if args.style == "piecepack" and args.faces not in (None, "piecepack"):
         raise UsageError("--style piecepack draws real piecepack dice, whose faces are 0 to 5: use --faces piecepack")
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.style == "stress":
+        return _run_stress(args, size)
     labels, truth = [], {}
     for i in tqdm(range(args.n), desc="rendering", unit="picture", disable=None, file=sys.stderr):
         seed = args.seed * 1_000_003 + i
-        values = random_faces(np.random.default_rng([seed, 1]), args.dice, FACE_SETS[args.faces])
+        values = random_faces(np.random.default_rng([seed, 1]), args.dice, FACE_SETS[args.faces or "piecepack"])
         try:
-            scene = render_scene(values, seed, size=(width, height), style=args.style)
+            scene = render_scene(values, seed, size=size or (1280, 960), style=args.style)
         except RuntimeError as exc:
             raise UsageError(f"{exc}; use fewer --dice or a larger --size") from None
         name = f"scene_{i + 1:04d}.png"
@@ -69,3 +84,69 @@ def run(args: argparse.Namespace) -> int:
     (args.out / "truth.json").write_text(json.dumps(truth, indent=1))
     print(f"wrote {args.n} pictures and labels.csv to {args.out}")
     return 0
+
+
+def _size(text: str | None) -> tuple[int, int] | None:
+    if text is None:
+        return None
+    try:
+        width, height = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"--size is WIDTHxHEIGHT, like 1280x960 (got {text!r})") from None
+    return width, height
+
+
+def _run_stress(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
+    """Stress scenes with labels.csv (the dice wholly in the picture), boxes.json and truth.json (everything)."""
+    faces = FACE_SETS[args.faces] if args.faces in ("d6", "any") else None
+    labels, boxes, truth = [], {}, {}
+    for i in tqdm(range(args.n), desc="rendering stress scenes", unit="picture", disable=None, file=sys.stderr):
+        try:
+            scene = stress_scene(
+                args.seed * 1_000_003 + i, count=args.dice, size=size, piecepack=args.faces == "piecepack", faces=faces
+            )
+        except RuntimeError as exc:
+            raise UsageError(f"{exc}; use fewer --dice or a larger --size") from None
+        name = f"scene_{i + 1:04d}.png"
+        cv2.imwrite(str(args.out / name), scene.image)
+        labels.append((name, scene.values))
+        boxes[name] = [{"value": d.value, "box": list(d.box)} for d in scene.counted]
+        truth[name] = _stress_truth(scene)
+    write_labels(args.out, labels)
+    (args.out / "boxes.json").write_text(json.dumps(boxes, indent=1))
+    (args.out / "truth.json").write_text(json.dumps(truth, indent=1))
+    print(f"wrote {args.n} stress pictures, labels.csv, boxes.json and truth.json to {args.out}")
+    return 0
+
+
+def _stress_truth(scene: StressScene) -> dict[str, object]:
+    return {
+        "seed": scene.seed,
+        "table": scene.table,
+        "tilt_deg": scene.tilt_deg,
+        "fov_deg": scene.fov_deg,
+        "light_elevation_deg": scene.light_elevation_deg,
+        "blur": scene.blur,
+        "noise": scene.noise,
+        "jpeg_quality": scene.jpeg_quality,
+        "touching": scene.touching,
+        "distractors": [{"what": what, "box": list(box)} for what, box in scene.distractors],
+        "dice": [
+            {
+                "value": d.value,
+                "kind": d.kind,
+                "body": d.body,
+                "marks": d.marks,
+                "pip_share": d.pip_share,
+                "box": list(d.box),
+                "top": [list(p) for p in d.top],
+                "center": list(d.center),
+                "top_box": [list(d.top_box[0]), list(d.top_box[1]), d.top_box[2]],
+                "side_px": d.side_px,
+                "side_faces": d.side_faces,
+                "cut": d.cut,
+                "gloss": d.gloss,
+            }
+            for d in scene.dice
+        ],
+    }

@@ -19,6 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from ..errors import FantanError
 from .evaluate import Outcome, Report
 from .faces import FaceModel
 from .profile import Profile
@@ -52,7 +53,7 @@ PIP_SEARCH: dict[str, tuple[Any, ...]] = {
 }
 
 
-class CalibrationError(ValueError):
+class CalibrationError(FantanError, ValueError):
     """Input calibration cannot use; the message says what to capture or fix."""
 
 
@@ -102,9 +103,10 @@ def learn_faces(captures: Iterable[Path], profile: Profile) -> FaceModel:
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
             raise CalibrationError(f"{path}: not a picture OpenCV can read")
-        dice = [d for d in read_dice(frame, wide).dice if d.problem is None or "pip" in d.problem]
+        reading = read_dice(frame, wide)
+        dice = [d for d in reading.dice if d.problem is None or "pip" in d.problem]
         if len(dice) != 1:
-            found = "no die" if not dice else f"{len(dice)} dice"
+            found = f"{len(dice)} dice" if dice else f"no die ({reading.message})" if reading.dice else "no die"
             raise CalibrationError(f"{path.name}: {found} found; show the camera one die at a time, flat on the table")
         crops.setdefault((match["die"], int(match["value"])), []).append(face_crop(frame, dice[0].box))
     if not crops:

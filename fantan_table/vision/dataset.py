@@ -15,12 +15,13 @@ import cv2
 import numpy as np
 
 from ..durable import write_durably
+from ..errors import FantanError
 
 LABELS = "labels.csv"
 ROLL_NAME = re.compile(r"roll_(\d+)\.jpg")
 
 
-class DatasetError(ValueError):
+class DatasetError(FantanError, ValueError):
     """A labelled set that cannot be used; the message says which file and line, and what to fix."""
 
 

@@ -1,23 +1,26 @@
 """The dice reader's parameters, read from a TOML profile; every key has a default that suits pipped dice.
 
-A profile file looks like ``calibration/profiles/default/profile.toml``. A missing file, bad
-TOML, an unknown key or a bad value is a :class:`ProfileError` naming the file and the key.
+A profile file looks like ``calibration/profiles/default/profile.toml``, which is written from
+:data:`KEYS`, where every key is declared once. A missing file, bad TOML, an unknown key or a bad
+value is a :class:`ProfileError` naming the file and the key.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import cv2
 import numpy as np
 
-from ..tomlfile import check, read_toml
+from ..errors import FantanError
+from ..settings import Key, declare, example_file, read_settings, values_file
+from .classifier import FaceModel as FaceClassifier
 from .faces import FaceModel
 
 
-class ProfileError(ValueError):
+class ProfileError(FantanError, ValueError):
     """A profile that cannot be used; the message names the file and the key."""
 
 
@@ -62,33 +65,192 @@ class Profile:
     """A frame of the empty table (BGR), for finding dice by difference; from the profile's ``empty`` key."""
     faces: FaceModel | None = field(default=None, compare=False, repr=False)
     """Learned faces (dice without pips); from the profile's ``[faces] model`` key. None: count pips."""
+    classifier: FaceClassifier | None = field(default=None, compare=False, repr=False)
+    """The faces classifier trained for this table by calibration (``[faces] classifier``); None: the built-in."""
+    contradicted: float = 0.05
+    """A pip count to which the learned classifier gives less than this calibrated probability is unsure: the
+    classifier is then at least 95 % sure the count is wrong (a blurred pip missed, a tile's edge taken for a
+    die). Higher catches more doubtful counts and costs more re-rolls; 0 turns the check off."""
     source: str = "built-in defaults"
 
     def with_empty(self, frame: np.ndarray | None) -> Profile:
         return replace(self, empty=frame)
 
 
-#: (section, key) in the file -> (field of Profile, the kind of value it takes)
-_KEYS: dict[tuple[str, str], tuple[str, Any]] = {
-    ("reader", "work_width"): ("work_width", int),
-    ("dice", "size"): ("die_size", "pair"),
-    ("dice", "max_aspect"): ("max_aspect", float),
-    ("dice", "min_squareness"): ("min_squareness", float),
-    ("dice", "min_solidity"): ("min_solidity", float),
-    ("dice", "blank"): ("blank_face", bool),
-    ("pips", "area"): ("pip_area", "pair"),
-    ("pips", "contrast"): ("pip_contrast", float),
-    ("pips", "polarity"): ("pip_polarity", str),
-    ("pips", "pattern_tolerance"): ("pattern_tolerance", float),
-    ("pips", "top_face"): ("top_face", "pair"),
-    ("pips", "side_faces"): ("side_faces", bool),
-    ("table", "body_lightness"): ("body_lightness", float),
-    ("table", "body_colour"): ("body_colour", float),
-    ("table", "roi"): ("roi", "box"),
-    ("table", "empty"): ("empty", str),
-    ("faces", "model"): ("faces", str),
-}
-_SECTIONS = list(dict.fromkeys(section for section, _ in _KEYS))
+DEFAULT_FOLDER: Final = "calibration/profiles/default"
+"""Where the repository keeps the built-in defaults written out (:func:`example`), every key explained."""
+
+
+HEADER: Final = (
+    "fantan-table dice-reader profile: the built-in defaults, written out.\n"
+    "Every key is optional; a missing key keeps the value shown here.\n"
+    f"`fantan-table read --profile {DEFAULT_FOLDER}` (or the folder of any other profile).\n"
+    "Written by `fantan-table config --example profile` from the keys declared in fantan_table/vision/profile.py."
+)
+
+#: Every key a profile may hold, declared once: read and checked by :func:`load_profile`, written by
+#: :func:`save_profile`, and written out with its meaning as calibration/profiles/default/profile.toml.
+#: Their ranges are checked by ``_validate``: most are open (0 < x < 1) or tie two values (min < max).
+KEYS: Final = declare(
+    Key(
+        "reader",
+        "work_width",
+        int,
+        Profile.work_width,
+        "Frames are scaled to this width to find the dice; pips are counted at full resolution.",
+    ),
+    Key(
+        "dice",
+        "size",
+        "pair",
+        Profile.die_size,
+        "A die's top face, as a share of the frame's width: [smallest, largest].\n"
+        "0.035-0.12 suits a 20 cm cup area seen whole by the camera.",
+        attribute="die_size",
+    ),
+    Key(
+        "dice",
+        "max_aspect",
+        float,
+        Profile.max_aspect,
+        "A die's top is square from above: a longer side over a shorter beyond this is a cocked or stacked die.",
+    ),
+    Key(
+        "dice",
+        "min_squareness",
+        float,
+        Profile.min_squareness,
+        "How well a die fills a square box (1 = a filled square); below this it is not read.",
+    ),
+    Key(
+        "dice",
+        "min_solidity",
+        float,
+        Profile.min_solidity,
+        "How crisp a die's outline is (area over its convex hull); below this it is too faint against the table.",
+    ),
+    Key(
+        "dice",
+        "blank",
+        bool,
+        Profile.blank_face,
+        "Whether a face of the dice is blank (piecepack's null, read as 0). For ordinary d6 (1-6) say false: "
+        "a die-shaped thing without pips is then left out (a cable tag, a scrap of paper), never read as 0.",
+        attribute="blank_face",
+    ),
+    Key(
+        "pips",
+        "area",
+        "pair",
+        Profile.pip_area,
+        "A pip's area, as a multiple of a standard pip on a die of the size found: [smallest, largest].",
+        attribute="pip_area",
+    ),
+    Key(
+        "pips",
+        "contrast",
+        float,
+        Profile.pip_contrast,
+        "The least brightness difference (0-255) between a pip and its face.",
+        attribute="pip_contrast",
+    ),
+    Key(
+        "pips",
+        "polarity",
+        str,
+        Profile.pip_polarity,
+        '"dark" pips on light dice, "light" pips on dark dice, or "auto" to look for both.',
+        attribute="pip_polarity",
+    ),
+    Key(
+        "pips",
+        "pattern_tolerance",
+        float,
+        Profile.pattern_tolerance,
+        "How far (in face widths) a pip may sit from where its face's pattern puts it.",
+    ),
+    Key(
+        "pips",
+        "top_face",
+        "pair",
+        Profile.top_face,
+        "A camera at a slant sees a side face of each die too, so its top face fills only part of the die's box: "
+        "[least share of the box it fills along either side, how much more one side may be squeezed than the "
+        "other]. A camera looking straight down needs little; the shared dice photos (a webcam at a slant) need "
+        "[0.45, 2.0].",
+    ),
+    Key(
+        "pips",
+        "side_faces",
+        bool,
+        Profile.side_faces,
+        "Whether the camera sees the dice's side faces with their pips (a camera well to the side, at least 45 "
+        "degrees above the table). A die is then also read by its top face's pips, which are the roundest (the "
+        "side faces' are squeezed flat), and is unsure when that and its box disagree. Off, a die showing its "
+        "sides is unsure.",
+    ),
+    Key(
+        "table",
+        "body_lightness",
+        float,
+        Profile.body_lightness,
+        "How much lighter than the table (Lab lightness, 0-255) a pixel must be to count as a die.",
+    ),
+    Key(
+        "table",
+        "body_colour",
+        float,
+        Profile.body_colour,
+        "How different in colour (Lab a/b distance) from the table a pixel must be to count as a die.",
+    ),
+    Key(
+        "table",
+        "roi",
+        "box",
+        Profile.roi,
+        "Optional: only look for dice inside this box of the frame, in pixels [x0, y0, x1, y1].",
+        shown="[200, 100, 1080, 860]",
+    ),
+    Key(
+        "table",
+        "empty",
+        str,
+        None,
+        "Optional: a picture of the empty table (next to this file), to find dice by what changed.",
+        shown='"empty.png"',
+    ),
+    Key(
+        "faces",
+        "model",
+        str,
+        None,
+        "Optional: learned faces for dice without pips (next to this file, from `fantan-table calibrate`).",
+        shown='"faces.npz"',
+        attribute="faces",
+    ),
+    Key(
+        "faces",
+        "classifier",
+        str,
+        None,
+        "Optional: a faces classifier of your own, from `fantan-table train-faces --out` (next to this\n"
+        "file); without it the built-in classifier is used.",
+        shown='"classifier.npz"',
+    ),
+    Key(
+        "faces",
+        "contradicted",
+        float,
+        Profile.contradicted,
+        "A pip count to which the learned classifier gives less than this probability is unsure (the\n"
+        "classifier is that sure the count is wrong). 0 turns the check off; at most 0.5.",
+    ),
+)
+
+
+def example() -> str:
+    """calibration/profiles/default/profile.toml as it must read: every key, its meaning and its default."""
+    return example_file(HEADER, {}, KEYS)
 
 
 def load_profile(path: str | Path | None) -> Profile:
@@ -98,28 +260,19 @@ def load_profile(path: str | Path | None) -> Profile:
     path = Path(path)
     if path.is_dir():
         path = path / "profile.toml"
-    data = read_toml(path, ProfileError, "profile file (give a profile.toml, or its folder)")
+    given = read_settings(path, KEYS, ProfileError, "profile file (give a profile.toml, or its folder)")
     values: dict[str, Any] = {"source": str(path)}
     empty_frame = None
-    for table, entries in data.items():
-        if table not in _SECTIONS:
-            raise ProfileError(
-                f"{path}: unknown section [{table}]; sections are {', '.join(f'[{k}]' for k in _SECTIONS)}"
-            )
-        if not isinstance(entries, dict):
-            raise ProfileError(f"{path}: {table} must be a section [{table}]")
-        for key, value in entries.items():
-            where = f"{path}: [{table}] {key}"
-            if (table, key) not in _KEYS:
-                takes = ", ".join(k for section, k in _KEYS if section == table)
-                raise ProfileError(f"{where}: unknown key; [{table}] takes {takes}")
-            name, kind = _KEYS[(table, key)]
-            if name == "empty":
-                empty_frame = _read_empty(path.parent / check(value, kind, where, ProfileError), where)
-            elif name == "faces":
-                values["faces"] = _read_faces(path.parent / check(value, kind, where, ProfileError), where)
-            else:
-                values[name] = check(value, kind, where, ProfileError)
+    for (section, name), value in given.items():
+        where = f"{path}: [{section}] {name}"
+        if name == "empty":
+            empty_frame = _read_empty(path.parent / value, where)
+        elif name == "model":
+            values["faces"] = _read_faces(path.parent / value, where)
+        elif name == "classifier":
+            values["classifier"] = _read_classifier(path.parent / value, where)
+        else:
+            values[KEYS[(section, name)].attribute or name] = value
     profile = Profile(**values)
     _validate(profile, path)
     return profile.with_empty(empty_frame)
@@ -137,6 +290,7 @@ def _validate(p: Profile, path: Path) -> None:
         ("[pips] contrast", not 0 < p.pip_contrast < 255, "between 0 and 255"),
         ("[pips] polarity", p.pip_polarity not in ("auto", "dark", "light"), '"auto", "dark" or "light"'),
         ("[pips] pattern_tolerance", not 0 < p.pattern_tolerance < 0.5, "between 0 and 0.5"),
+        ("[faces] contradicted", not 0 <= p.contradicted <= 0.5, "between 0 and 0.5"),
         (
             "[pips] top_face",
             not (0.2 <= p.top_face[0] <= 1 and 1 <= p.top_face[1] <= 3),
@@ -162,6 +316,13 @@ def _read_faces(file: Path, where: str) -> FaceModel:
         raise ProfileError(f"{where}: cannot read the learned faces {file}: {exc}") from None
 
 
+def _read_classifier(file: Path, where: str) -> FaceClassifier:
+    try:
+        return FaceClassifier.load(file)
+    except ValueError as exc:  # FaceModelError: its message says how to retrain
+        raise ProfileError(f"{where}: {exc}") from None
+
+
 def _read_empty(file: Path, where: str) -> np.ndarray:
     frame = cv2.imread(str(file), cv2.IMREAD_COLOR)
     if frame is None:
@@ -169,32 +330,25 @@ def _read_empty(file: Path, where: str) -> np.ndarray:
     return frame
 
 
-def save_profile(profile: Profile, folder: Path, empty: str | None = None, faces: str | None = None) -> Path:
-    """Write ``profile`` as ``folder/profile.toml``; ``empty`` and ``faces`` name files already in ``folder``."""
-    sections: dict[str, list[str]] = {}
-    for (section, key), (name, _) in _KEYS.items():
-        if name == "empty":
-            value: Any = empty
-        elif name == "faces":
-            value = faces
-        else:
-            value = getattr(profile, name)
-        if value is None:
-            continue
-        if isinstance(value, bool):
-            text = "true" if value else "false"
-        elif isinstance(value, tuple):
-            text = "[" + ", ".join(repr(v) for v in value) + "]"
-        elif isinstance(value, str):
-            text = f'"{value}"'
-        else:
-            text = repr(value)
-        sections.setdefault(section, []).append(f"{key} = {text}")
-    body = "\n\n".join(f"[{section}]\n" + "\n".join(lines) for section, lines in sections.items())
+def save_profile(
+    profile: Profile,
+    folder: Path,
+    empty: str | None = None,
+    faces: str | None = None,
+    classifier: str | None = None,
+) -> Path:
+    """Write ``profile`` as ``folder/profile.toml``; ``empty``, ``faces`` and ``classifier`` name files already in
+    ``folder``."""
+    # keys that name a file beside the profile, not a value
+    files = {"empty": empty, "model": faces, "classifier": classifier}
+    values = {
+        where: files[key.name] if key.name in files else getattr(profile, key.attribute or key.name)
+        for where, key in KEYS.items()
+    }
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "profile.toml"
     path.write_text(
-        f"# Written by fantan-table calibrate; every key is explained in calibration/profiles/default.\n\n{body}\n",
+        values_file(f"Written by fantan-table calibrate; every key is explained in {DEFAULT_FOLDER}.", KEYS, values),
         encoding="utf-8",
     )
     return path

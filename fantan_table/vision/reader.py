@@ -17,7 +17,9 @@ with the reason, and the table asks for a re-roll. The steps:
 from __future__ import annotations
 
 import enum
+import logging
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
@@ -25,6 +27,9 @@ from itertools import combinations
 import cv2
 import numpy as np
 
+from ..rules.dice import open_number
+from .classifier import CLASSES, builtin_model, die_crop
+from .marks import Mark, Marks, find_marks
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
 from .profile import Profile
 from .topface import NO_ROUND_PIPS, RotatedBox, read_top_face
@@ -33,6 +38,9 @@ FACE_PX = 64
 """The side of the square crop a top face is scaled to for counting pips."""
 FACE_MARGIN = 0.09
 """The share of the face at each edge where no pip lies (the rounded edge is shaded)."""
+FAILURES: Counter[str] = Counter()
+"""Readings that failed on a bug, by exception type, since the program started (see ``read_dice``)."""
+_log = logging.getLogger(__name__)
 
 
 class Status(enum.Enum):
@@ -68,15 +76,30 @@ class Reading:
 
     @property
     def open_number(self) -> int | None:
-        total = self.total
-        return None if total is None else total % 4
+        return open_number(self.values) if self.status is Status.OK else None
 
 
 def read_dice(image: np.ndarray | None, profile: Profile | None = None, expect: int | None = None) -> Reading:
-    """Read every die in a BGR frame. With ``expect``, any other number of dice is ``unsure``."""
+    """Read every die in a BGR frame. With ``expect``, any other number of dice is ``unsure``.
+
+    Never raises: a picture that breaks the reader is a bug, but the table must go on (the banker enters the
+    dice by hand), so it becomes an ``error`` reading; it is logged with its traceback and counted in
+    ``FAILURES`` so that it stays visible."""
     profile = profile or Profile()
-    if image is None or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.dtype != np.uint8:
         return Reading(Status.ERROR, (), "not a colour picture (expected an 8-bit BGR frame)")
+    if image.size == 0:
+        return Reading(Status.ERROR, (), f"an empty {image.shape[1]}x{image.shape[0]} picture: check the camera")
+    try:
+        return _read_dice(np.ascontiguousarray(image), profile, expect)
+    except Exception as exc:  # the last line of defence: every cause found is fixed where it happens
+        FAILURES[type(exc).__name__] += 1
+        _log.warning("the dice reader failed on a %dx%d picture", image.shape[1], image.shape[0], exc_info=True)
+        what = f"{type(exc).__name__}: {next(iter(str(exc).strip().splitlines()), '')}"
+        return Reading(Status.ERROR, (), f"the reader failed ({what}), a bug: roll again or enter the dice by hand")
+
+
+def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Reading:
     frame, origin = _region(image, profile)
     if frame.size == 0:
         return Reading(
@@ -219,7 +242,12 @@ def _find_dice(
     one_die = float(np.median(singles)) if singles else None
     found: list[tuple[RotatedBox, str | None]] = []
     for shape, whole in kept:
-        if whole and max(shape.roundness, shape.hull_roundness) > 0.86 and shape.area <= 1.5 * (one_die or die_max**2):
+        if (
+            whole
+            and max(shape.roundness, shape.hull_roundness) > 0.86
+            and shape.hull_squareness < _DISC_SQUARENESS
+            and shape.area <= 1.5 * (one_die or die_max**2)
+        ):
             continue  # a die-sized disc on its own: a coin (a die scores ~0.76; a round lump of dice is larger)
         if whole and shape.solidity < profile.min_solidity and shape.squareness < 0.8 and shape.hull_roundness > 0.8:
             continue  # faint, ragged, and round rather than square: a coin barely standing out from the table
@@ -309,18 +337,29 @@ class _Shape:
         area = int(np.count_nonzero(mask))
         if area < 3:
             return cls(area, ((0.0, 0.0), (0.0, 0.0), 0.0), 1.0, 1.0)
-        rim = mask & ~cv2.erode(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        hull = cv2.convexHull(_points(rim, origin))  # the hull of the rim is the hull of the whole
+        # outside the array is not the region: a region filling its array (its own bounding box) has a rim too,
+        # which OpenCV's default border (taking outside as inside for erosion) would leave empty
+        kernel = np.ones((3, 3), np.uint8)
+        inner = cv2.erode(mask.astype(np.uint8), kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        hull = cv2.convexHull(_points(mask & ~inner.astype(bool), origin))  # the rim's hull is the whole's
         _, radius = cv2.minEnclosingCircle(hull)
         return cls(area, _as_box(cv2.minAreaRect(hull)), max(cv2.contourArea(hull), 1.0), max(radius, 0.5))
 
     @property
     def squareness(self) -> float:
         """1 for a filled square; less for anything longer, rounder or hollower."""
+        return self._square_fill(self.area)
+
+    @property
+    def hull_squareness(self) -> float:
+        """Squareness of the outline's hull: free of the half pixel by which a pixel count exceeds its outline."""
+        return self._square_fill(self.hull_area)
+
+    def _square_fill(self, area: float) -> float:
         (rw, rh) = self.rect[1]
         if min(rw, rh) < 1:
             return 0.0
-        return self.area / (rw * rh) * min(rw, rh) / max(rw, rh)
+        return area / (rw * rh) * min(rw, rh) / max(rw, rh)
 
     @property
     def roundness(self) -> float:
@@ -546,6 +585,12 @@ def _merge_halves(parts: list[np.ndarray], min_squareness: float) -> list[np.nda
     return parts
 
 
+_DISC_SQUARENESS = 0.86
+"""Below this (hull) squareness a round region is a disc: a disc fills pi/4 (0.79) of its bounding square (coins
+drawn by the renderer measure 0.78-0.83), a die with corners rounded by up to a third of its side (a piecepack die,
+as round as a coin by ``roundness``) 0.9 or more."""
+
+
 _SEAM_GRADIENT = 70.0
 """Sobel magnitude above which a pixel is an edge (a seam between dice, a pip's rim), not a flat face."""
 
@@ -567,8 +612,18 @@ def _shape_problem(
     return None
 
 
+_QUARTER_TURN = 90.0
+
+
 def _as_box(rect: tuple[Sequence[float], Sequence[float], float]) -> RotatedBox:
+    """OpenCV's rotated rectangle with its angle in [-90, 0), as OpenCV 5 gives it. OpenCV 4.6 (the Pi's) names
+    the same box with an angle in [0, 90], a quarter turn apart, which turns the face crop and can change a
+    borderline reading; in one convention the reader reads alike on both."""
     (cx, cy), (w, h), angle = rect
+    if angle == _QUARTER_TURN:  # an upright box: 5.x names it -90 with the same sides
+        angle = -_QUARTER_TURN
+    elif angle >= 0:
+        w, h, angle = h, w, angle - _QUARTER_TURN
     return ((float(cx), float(cy)), (float(w), float(h)), float(angle))
 
 
@@ -590,6 +645,13 @@ def face_crop(frame: np.ndarray, box: RotatedBox, scale: float = 1.0, px: int = 
     return cv2.warpAffine(
         frame, cv2.getAffineTransform(src, dst), (px, px), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
     )
+
+
+def face_probabilities(frame: np.ndarray, box: RotatedBox, profile: Profile) -> np.ndarray:
+    """The learned classifier's calibrated probabilities (over ``classifier.CLASSES``) for the die in ``box``
+    (full-frame pixels): the profile's own model when it names one, else the built-in model."""
+    model = profile.classifier or builtin_model()
+    return np.asarray(model.probabilities(die_crop(frame, box)[None])[0])
 
 
 def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile, problem: str | None) -> DieReading:
@@ -614,7 +676,26 @@ def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile
         value, confidence, face_problem = _with_top_face(
             (value, confidence, face_problem), read_top_face(frame, full_box, profile)
         )
+    if value is not None and profile.faces is None and not profile.side_faces:
+        # the classifier learned top faces filling their box: a box that holds side faces too is not for it
+        value, confidence, face_problem = _with_classifier(
+            (value, confidence, face_problem), face_probabilities(frame, full_box, profile), profile.contradicted
+        )
     return DieReading(value, center, full_box, confidence, face_problem)
+
+
+def _with_classifier(
+    read: tuple[int | None, float, str | None], probabilities: np.ndarray, contradicted: float
+) -> tuple[int | None, float, str | None]:
+    """The pip count, unless the learned classifier, which sees the whole crop rather than the marks the count
+    picked out, is sure it is wrong: the two fail differently (a blurred pip the count missed, a side face's
+    pips in the box, a tile's edge taken for a die), so a count the classifier all but rules out is a doubt."""
+    counted = read[0]
+    if float(probabilities[CLASSES.index(counted)]) >= contradicted:
+        return read
+    best = CLASSES[int(np.argmax(probabilities))]
+    shown = "not a face" if best is None else str(best)
+    return None, 0.0, f"{counted} pips counted, but the learned classifier sees {shown}"
 
 
 def _with_top_face(
@@ -636,7 +717,13 @@ def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, s
 
     Pips are looked for both darker and lighter than the face (unless the profile fixes which):
     a face is read only when one kind forms a real pattern and the other finds nothing pip-like.
+    The count then stands only if every mark on the face, in any colour (``marks``), is one of its pips:
+    a face is blank only when nothing on it stands out at all.
     """
+    return _checked_by_marks(_count_by_lightness(face, profile), find_marks(face, FACE_MARGIN, _PIP_ZONE), profile)
+
+
+def _count_by_lightness(face: np.ndarray, profile: Profile) -> tuple[int | None, float, str | None]:
     px = face.shape[0]
     light = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)[..., 0].astype(np.int16)
     lo, hi = round(FACE_MARGIN * px), round((1 - FACE_MARGIN) * px)
@@ -648,10 +735,59 @@ def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, s
     ]
     found = [r for r in results if r[0] != 0]
     if not found:
-        return 0, 1.0, None  # a blank face: nothing pip-like either way
+        return 0, 1.0, None  # nothing pip-like either way, by lightness
     if len(found) > 1:
         return None, 0.0, "both dark and light pip-like marks on the face"
     return found[0]
+
+
+def _checked_by_marks(
+    counted: tuple[int | None, float, str | None], marks: Marks, profile: Profile
+) -> tuple[int | None, float, str | None]:
+    """The count, if the marks on the face agree with it.
+
+    A face counted blank must have no mark at all (a lone glint aside): pips that differ from the face mostly in
+    colour are not counted by lightness but are marks, so their die is unsure, not blank (read alone, such
+    marks were once a side face's pips). No other mark may be as strong as half a counted pip (the midpoint
+    between face and pip, where a two-way split as Otsu's falls; weaker ones are dust) unless it is a glint that
+    is no pip of the next face up, and as many marks as pips must form the face's pattern."""
+    value, _, problem = counted
+    if problem is not None or value is None:
+        return counted
+    found = marks.found
+    if value == 0:
+        if not found:
+            return counted  # positive evidence of a plain face: nothing on it stands out
+        if len(found) == 1 and found[0].highlight and not _at_middle(found[0], profile):
+            return counted  # a glint: one mark is a face only in the middle, and a printed one may be any colour
+        return None, 0.0, f"{len(found)} mark(s) on a face where no pips stand out by lightness: not plain"
+    if len(found) < value:
+        return counted  # a pip hollowed by glare stands out less than its ring: no more marks than pips
+    pips, rest = found[:value], found[value:]
+    reference = float(np.median([m.strength for m in pips]))
+    strong = [m for m in rest if m.strength >= 0.5 * reference]
+    # glints that are pips of a face with more pips: one more (a 5 counted 4), or all of them (a 6 counted 4)
+    if any(not m.highlight or _forms_a_face([*pips, m], profile) for m in strong) or (
+        len(strong) > 1 and _forms_a_face([*pips, *strong], profile)
+    ):
+        return None, 0.0, f"{value} pips counted, but {len(found)} marks on the face (a faint or blurred pip?)"
+    if not _forms_a_face(pips, profile):
+        return None, 0.0, f"{value} pips counted, but the marks on the face do not form a {value}'s pattern"
+    return counted
+
+
+def _at_middle(mark: Mark, profile: Profile) -> bool:
+    """Where a one's pip would be."""
+    return pattern_error(1, np.array([[mark.u, mark.v]])) <= profile.pattern_tolerance
+
+
+def _forms_a_face(marks: Sequence[Mark], profile: Profile) -> bool:
+    """As the pip counter's pattern check: the face's layout in its box, or shifted and squeezed in it as a die
+    seen at a slant shows it (then fitting twice as closely)."""
+    places = np.array([(m.u, m.v) for m in marks], dtype=float).reshape(-1, 2)
+    return pattern_error(len(marks), places) <= profile.pattern_tolerance or (
+        shifted_pattern_error(len(marks), places, *profile.top_face) <= 0.5 * profile.pattern_tolerance
+    )
 
 
 def _pip_shaped(area: float, bw: int, bh: int, low: float, high: float) -> bool:

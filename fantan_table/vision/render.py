@@ -130,14 +130,14 @@ def _surface(rng: np.random.Generator, surface: Surface, width: int, height: int
     small = rng.normal(0, 1, (height // 8 + 1, width // 8 + 1)).astype(np.float32)
     blotches = cv2.resize(cv2.GaussianBlur(small, (0, 0), 2), (width, height))
     img *= (1 + 0.03 * blotches)[..., None]
-    _add_noise(rng, img, 4 if surface == "felt" else 2)  # cloth texture
+    add_noise(rng, img, 4 if surface == "felt" else 2)  # cloth texture
     return img
 
 
 _NOISE_BANK: list[np.ndarray] = []
 
 
-def _add_noise(rng: np.random.Generator, image: np.ndarray, sigma: float) -> None:
+def add_noise(rng: np.random.Generator, image: np.ndarray, sigma: float) -> None:
     """Add Gaussian noise from a window of a fixed, larger noise field: per-pixel noise at a fraction of the cost."""
     h, w, c = image.shape
     if not _NOISE_BANK or _NOISE_BANK[0].shape[0] < h + 64 or _NOISE_BANK[0].shape[1] < w + 64:
@@ -209,7 +209,7 @@ def _place_dice(
                 other = placed[int(rng.integers(len(placed)))][0].mean(axis=0)
                 direction = rng.normal(size=2)
                 direction /= np.linalg.norm(direction)
-                center = _slide_until_touching(other, direction, outline, placed, s)
+                center = slide_until_touching(other, direction, outline, [p for p, _ in placed], s)
             else:
                 center = cup + rng.uniform(-1, 1, 2) * spread
             if center is None:
@@ -217,7 +217,7 @@ def _place_dice(
             poly = outline + center
             margin = s * 0.2
             inside = (poly.min(axis=0) > margin).all() and (poly.max(axis=0) < (width - margin, height - margin)).all()
-            if inside and not any(_overlap(poly, p) > 0.5 for p, _ in placed):
+            if inside and not any(overlap_area(poly, p) > 0.5 for p, _ in placed):
                 break
         else:
             raise RuntimeError(f"could not place die {i + 1} of {len(values)} in {width}x{height}: dice too large")
@@ -227,25 +227,25 @@ def _place_dice(
     return placed, dice
 
 
-def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+def overlap_area(a: np.ndarray, b: np.ndarray) -> float:
     area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
     return float(area)
 
 
-def _slide_until_touching(
+def slide_until_touching(
     other: np.ndarray,
     direction: np.ndarray,
     outline: np.ndarray,
-    placed: list[tuple[np.ndarray, np.ndarray]],
+    placed: list[np.ndarray],
     side: float,
 ) -> np.ndarray | None:
-    """Move a die from far away towards ``other`` along ``direction`` until it just meets a placed die."""
+    """Move a die from far away towards ``other`` along ``direction`` until it just meets a placed outline."""
     far, near = 2.5 * side, 0.0
-    if any(_overlap(outline + other + direction * far, p) > 0.5 for p, _ in placed):
+    if any(overlap_area(outline + other + direction * far, p) > 0.5 for p in placed):
         return None
     for _ in range(14):
         mid = (far + near) / 2
-        if any(_overlap(outline + other + direction * mid, p) > 0.5 for p, _ in placed):
+        if any(overlap_area(outline + other + direction * mid, p) > 0.5 for p in placed):
             near = mid
         else:
             far = mid
@@ -393,5 +393,5 @@ def _camera(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     sigma = rng.uniform(0, 1.2)
     if sigma > 0.3:
         cv2.GaussianBlur(image, (0, 0), sigma, dst=image)
-    _add_noise(rng, image, rng.uniform(1, 5))
+    add_noise(rng, image, rng.uniform(1, 5))
     return np.clip(image, 0, 255, out=image).astype(np.uint8)

@@ -122,6 +122,11 @@ def _read(marks: list[Mark], box: RotatedBox, profile: Profile) -> tuple[int | N
     others = [m for m in pips if m.roundness < ROUND]
     if others and min(m.roundness for m in top) - max(m.roundness for m in others) < ROUNDER_BY:
         return None, 0.0, "no clear top face: pips of other faces are nearly as round as its own"
+    # one face's pips are seen under one squeeze, so they are about as round as each other: a gap among the round
+    # marks is two faces (a side face's flat pips blurred together into rounder marks)
+    roundness = sorted((m.roundness for m in top), reverse=True)
+    if any(a - b >= ROUNDER_BY for a, b in zip(roundness, roundness[1:], strict=False)):
+        return None, 0.0, "round marks squeezed unlike each other: pips of two faces"
     if min(m.area for m in top) < SAME_SIZE * largest:
         return None, 0.0, "round marks of different sizes on the top face: glare, a shadow, or blur?"
     if _between(top, others):
