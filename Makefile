@@ -4,7 +4,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test bench lint clean
+# The old end of the supported range: Raspberry Pi OS bookworm's OpenCV and numpy (apt), as pip wheels.
+OLDCV      := .venv-oldcv
+OLDEST     := opencv-python-headless==4.6.0.66 numpy==1.24.4
+VISION_TESTS := tests/vision tests/devices/test_camera.py tests/cli/test_vision_cli.py
+
+.PHONY: run test test-oldcv bench lint clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || \
@@ -21,9 +26,21 @@ run: $(STAMP)
 	$(BIN)/fantan-table run
 
 test: $(STAMP)
+	tools/ensure-system-packages.sh
 	$(BIN)/python -m pytest
 
+$(OLDCV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(OLDCV)
+	$(OLDCV)/bin/python -m pip install --quiet --upgrade pip
+	$(OLDCV)/bin/python -m pip install --quiet -e '.[vision,test]' $(OLDEST)
+	@touch $@
+
+test-oldcv: $(OLDCV)/.installed
+	$(OLDCV)/bin/python -c 'import cv2, numpy; print("OpenCV", cv2.__version__, "numpy", numpy.__version__)'
+	$(OLDCV)/bin/python -m pytest $(VISION_TESTS)
+
 bench: $(STAMP)
+	$(BIN)/python -m pytest -m slow
 	$(BIN)/python benchmarks/run.py
 
 lint: $(STAMP)
@@ -31,4 +48,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(OLDCV) build *.egg-info .pytest_cache .hypothesis .mypy_cache .ruff_cache
