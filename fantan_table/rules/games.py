@@ -13,9 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from .errors import GameError
+
+PLAYS: Final = "plays"
+"""The key in a setup's stored payload that names the game it sets up (``HostedGame.name``), added by
+:func:`stored_setup`: a journal says which game replays it."""
 
 State = TypeVar("State")
 Ev = TypeVar("Ev")
@@ -89,6 +93,12 @@ class HostedGame(Protocol[State, Ev]):
     def present(self, state: State) -> Presentation: ...
 
 
+def stored_setup(game: HostedGame[State, Ev], setup: Ev) -> tuple[str, dict[str, Any]]:
+    """A setup event as the journal stores it: the game's own payload, with the game's name."""
+    kind, data = game.encode(setup)
+    return kind, {**data, PLAYS: game.name}
+
+
 def apply_stored(game: HostedGame[State, Ev], state: State, row: StoredEvent) -> State:
     """Fold one journal row into ``state``: it must belong to the round under way."""
     if row.round != game.round_of(state):
@@ -100,7 +110,11 @@ def replay(game: HostedGame[State, Ev], rows: Sequence[StoredEvent]) -> State:
     """The state a journal holds: its setup, then every event after it, through the very code that made them."""
     if not rows:
         raise GameError("the journal does not start with a game's setup")
-    state = game.start(game.decode(rows[0].kind, rows[0].data))
+    # a setup stored before games were named is the first game's (piecepack Fan Tan's)
+    named = rows[0].data.get(PLAYS, game.name)
+    if named != game.name:
+        raise GameError(f"the journal holds a night of {named!r}, not of {game.name!r}: another game replays it")
+    state = game.start(game.decode(rows[0].kind, {k: v for k, v in rows[0].data.items() if k != PLAYS}))
     for row in rows[1:]:
         state = apply_stored(game, state, row)
     return state

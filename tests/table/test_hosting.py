@@ -14,7 +14,7 @@ from fantan_table.rules import GameConfig, Player, Suit
 from fantan_table.rules.bets import Bet
 from fantan_table.rules.errors import GameError
 from fantan_table.rules.events import BetPlaced, Setup
-from fantan_table.rules.games import HostedGame, Presentation, replay
+from fantan_table.rules.games import PLAYS, HostedGame, Presentation, replay, stored_setup
 from fantan_table.table.core.state import FANTAN, TableState
 
 NOON = datetime(2026, 11, 23, 12, 0, tzinfo=UTC)
@@ -108,7 +108,7 @@ class Row:
 def journaled(game: HostedGame[Any, Any], events: list[Any]) -> list[Row]:
     """Play ``events`` as the table does (apply, then store as kind text + JSON), and return the rows."""
     state, rows = game.start(events[0]), []
-    kind, data = game.encode(events[0])
+    kind, data = stored_setup(game, events[0])
     rows.append(Row(kind, 1, json.loads(json.dumps(data)), NOON))
     for event in events[1:]:
         round_ = game.round_of(state)
@@ -146,3 +146,19 @@ def test_fan_tan_is_hosted_the_same_way() -> None:
     assert isinstance(state, TableState) and state.game.coins_staked("Ann") == 3
     assert FANTAN.present(state) == Presentation("betting", 1, accepting=True, lit=None, over=None)
     assert FANTAN.follow_up(state) is None and FANTAN.seen(state) is None
+
+
+def test_a_journal_names_its_game_and_another_game_refuses_to_replay_it() -> None:
+    fan_tan = journaled(FANTAN, [Setup(GameConfig((Player("Ann", Suit.SUNS), Player("Bob", Suit.MOONS))))])
+    odd = journaled(ODD, [Start(("Ann", "Bob")), Call("Ann", True)])
+    assert fan_tan[0].data[PLAYS] == "fantan" and odd[0].data[PLAYS] == "odd-or-even"
+    with pytest.raises(GameError, match="a night of 'fantan', not of 'odd-or-even'"):
+        replay(ODD, fan_tan)
+    with pytest.raises(GameError, match="a night of 'odd-or-even', not of 'fantan'"):
+        replay(FANTAN, odd)
+
+
+def test_a_setup_stored_before_games_were_named_is_replayed_by_the_game_asked() -> None:
+    rows = journaled(FANTAN, [Setup(GameConfig((Player("Ann", Suit.SUNS), Player("Bob", Suit.MOONS))))])
+    unnamed = [replace(rows[0], data={k: v for k, v in rows[0].data.items() if k != PLAYS})]
+    assert replay(FANTAN, unnamed).game.round == 1

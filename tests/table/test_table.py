@@ -239,3 +239,8 @@ def test_the_banker_ends_the_game_between_rounds_only(table: Table) -> None:
     assert table.state.stage is Stage.OVER and table.state.game.end_reason.value == "the banker ended the game"
     with pytest.raises(GameError):
         table.place("Ann", "number:1")
+
+
+def test_a_new_night_names_its_game_in_the_journal(table: Table) -> None:
+    setup = table.journal.events()[0]
+    assert setup.kind == "setup" and setup.data["plays"] == "fantan"

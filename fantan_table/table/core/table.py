@@ -39,6 +39,7 @@ from ...rules.events import (
     Voided,
 )
 from ...rules.game import GameConfig
+from ...rules.games import stored_setup
 from ...vision.reader import Reading
 from .codec import reading_record
 from .journal import Event, Journal, JournalError
@@ -72,7 +73,8 @@ class Table:
             self.resumed = True
         else:
             first = Setup(setup, on_unsure)
-            journal.append(Event(*_stored(first, 1), clock()))
+            kind, data = stored_setup(FANTAN, first)
+            journal.append(Event(kind, 1, data, clock()))
             self.state = FANTAN.start(first)
             self.resumed = False
         self._advance()
