@@ -32,6 +32,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from PIL import Image
 
 from ..devices.display.draw import draw
+from ..devices.display.screens import Screen
 from ..devices.pins import ButtonName
 from ..rules.errors import BetError, RulesError
 from ..rules.game import GameConfig
@@ -151,7 +152,8 @@ def create_app(ctx: WebContext) -> FastAPI:
             raise Refusal(404, f"round {number} has no photo (not played yet, or its dice were entered by hand)")
         frame = record.reading.frame
         try:
-            photo = read_frame(ctx.owner.night.state_dir, frame.file, frame.sha256)  # only the photo taken
+            # reading and hashing a file is blocking work: off the event loop, which every phone shares
+            photo = await asyncio.to_thread(read_frame, ctx.owner.night.state_dir, frame.file, frame.sha256)
         except JournalError as exc:
             raise Refusal(404, f"round {number}: {exc}") from None
         return Response(photo, media_type="image/jpeg")  # the page draws each die's box on it, from the reading
@@ -161,10 +163,9 @@ def create_app(ctx: WebContext) -> FastAPI:
         screen = ctx.owner.view.screen
         if screen is None:
             raise Refusal(404, "no display is attached to this table")
-        image = draw(screen).convert("L").resize((384, 192), Image.Resampling.NEAREST)
-        out = io.BytesIO()
-        image.save(out, format="PNG")
-        return Response(out.getvalue(), media_type="image/png", headers={"Cache-Control": "no-store"})
+        return Response(
+            await asyncio.to_thread(_display_png, screen), media_type="image/png", headers={"Cache-Control": "no-store"}
+        )
 
     # -- players ---------------------------------------------------------------------------------------------
     @app.post("/api/bets")
@@ -187,7 +188,8 @@ def create_app(ctx: WebContext) -> FastAPI:
             raise Refusal(429, "too many PIN attempts: wait a minute")
         body = await json_body(request)
         pin = body.get("pin")
-        if not isinstance(pin, str) or not check_pin(pin, ctx.keys.pin_hash):
+        # scrypt is built to be slow: on the event loop it would stall every phone's page while it runs
+        if not isinstance(pin, str) or not await asyncio.to_thread(check_pin, pin, ctx.keys.pin_hash):
             raise Refusal(401, "wrong banker PIN")
         response = JSONResponse({"banker": True})
         response.set_cookie(BANKER_COOKIE, ctx.keys.banker_session(int(time.time())), httponly=True, samesite="strict")
@@ -337,6 +339,14 @@ def create_app(ctx: WebContext) -> FastAPI:
         return player, bet, coins
 
     return app
+
+
+def _display_png(screen: Screen) -> bytes:
+    """The display as the page shows it: drawn, doubled in size, as PNG."""
+    image = draw(screen).convert("L").resize((384, 192), Image.Resampling.NEAREST)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
 
 
 async def _answer(future: Future[T]) -> T:

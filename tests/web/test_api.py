@@ -311,3 +311,28 @@ def test_the_live_stream_ends_when_the_table_stops(rig: Rig) -> None:
             assert not line.startswith(":"), "the stream went on after the table stopped"
     with pytest.raises(OwnerError, match="stopping"):
         rig.ctx.owner.call(lambda night: night.table.state.round)
+
+
+def test_a_pin_being_checked_does_not_hold_up_other_phones(rig: Rig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """scrypt is slow by design: it runs off the event loop, so the page answers everyone while it works. The
+    patched check waits until the other phone has had its answer; on the event loop it would wait in vain."""
+    import threading
+
+    import fantan_table.web.app as app_module
+
+    started, answered, checked = threading.Event(), threading.Event(), []
+    real_check = app_module.check_pin
+
+    def slow_check(pin: str, pin_hash: str) -> bool:
+        started.set()
+        checked.append(answered.wait(timeout=5))
+        return real_check(pin, pin_hash)
+
+    monkeypatch.setattr(app_module, "check_pin", slow_check)
+    login = threading.Thread(target=rig.login)
+    login.start()
+    assert started.wait(timeout=10)
+    assert rig.client.get("/api/state").status_code == 200  # while the PIN is being checked
+    answered.set()
+    login.join(timeout=20)
+    assert checked == [True]
