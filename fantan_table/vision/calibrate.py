@@ -40,6 +40,7 @@ WIDE_SIZES = (0.015, 0.3)
 SEARCH: dict[str, tuple[Any, ...]] = {
     "body_lightness": (12.0, 18.0, 24.0, 32.0, 40.0),
     "body_colour": (10.0, 16.0, 22.0, 30.0),
+    "body_darkness": (0.0, 0.3, 0.45),
     "min_solidity": (0.8, 0.9, 0.95, 0.98),
     "max_aspect": (1.2, 1.3, 1.45, 1.6),
     "min_squareness": (0.55, 0.62, 0.7),

@@ -59,6 +59,10 @@ class Profile:
     """How much lighter than the table (Lab L, 0-255) a pixel must be to belong to a die."""
     body_colour: float = 16.0
     """How different in colour (Lab a/b distance) from the table a pixel must be to belong to a die."""
+    body_darkness: float = 0.45
+    """A pixel darker than this share of the table's lightness (and by ``body_lightness``) belongs to a die: a
+    dark die on a light table. A shadow is darker with the table's colour too, but the room's light fills it
+    in; under a single hard lamp shadows fall deeper, and calibration lowers this (0: off)."""
     roi: tuple[int, int, int, int] | None = None
     """x0, y0, x1, y1 in frame pixels: the only part of the frame where dice can be."""
     empty: np.ndarray | None = field(default=None, compare=False, repr=False)
@@ -205,6 +209,14 @@ KEYS: Final = declare(
     ),
     Key(
         "table",
+        "body_darkness",
+        float,
+        Profile.body_darkness,
+        "A pixel darker than this share of the table's lightness counts as a die (a dark die on a light\n"
+        "table): deeper than a shadow falls while the room's light fills it in. 0 turns it off.",
+    ),
+    Key(
+        "table",
         "roi",
         "box",
         Profile.roi,
@@ -298,6 +310,7 @@ def _validate(p: Profile, path: Path) -> None:
         ),
         ("[table] body_lightness", not 0 < p.body_lightness < 255, "between 0 and 255"),
         ("[table] body_colour", not 0 < p.body_colour < 255, "between 0 and 255"),
+        ("[table] body_darkness", not 0 <= p.body_darkness < 1, "at least 0 and below 1"),
         (
             "[table] roi",
             roi is not None and not (0 <= roi[0] < roi[2] and 0 <= roi[1] < roi[3]),

@@ -4,8 +4,9 @@ A wrong confident reading costs money at the table, so every doubt makes the rea
 with the reason, and the table asks for a re-roll. The steps:
 
 1. Find the dice by their bodies, not their pips (a blank face has none): on a copy scaled to
-   ``work_width``, a pixel belongs to a die when it is lighter than the table or of another
-   colour. A shadow is darker with the table's colour, so it is left out. The table is the
+   ``work_width``, a pixel belongs to a die when it is lighter than the table, of another colour,
+   or far darker (``body_darkness``: a dark die on a light table). A shadow is darker with the
+   table's colour, but room light keeps it from falling that deep, so it is left out. The table is the
    empty-table frame when the profile has one, else a wide median of the frame itself.
 2. Split blobs of touching dice: the flat middle of each face seeds a watershed that stops at
    the seams between dice; a piece that is not square, or not die-sized, makes the reading unsure.
@@ -28,7 +29,7 @@ import cv2
 import numpy as np
 
 from ..rules.dice import open_number
-from .classifier import CLASSES, builtin_model, die_crop
+from .classifier import CLASSES, NOT_A_FACE, builtin_model, die_crop
 from .marks import Mark, Marks, find_marks
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
 from .profile import Profile
@@ -175,11 +176,15 @@ def _standing_out(lab: np.ndarray, table: np.ndarray, profile: Profile) -> np.nd
     light, a, b = cv2.split(lab)
     table_light, table_a, table_b = cv2.split(table)
     lighter = cv2.subtract(light, table_light) > profile.body_lightness  # saturating: darker counts as 0
+    # a dark die on a light table: darker than a shadow falls (room light fills a shadow in), and by the margin
+    darker = (light.astype(np.float32) < profile.body_darkness * table_light.astype(np.float32)) & (
+        cv2.subtract(table_light, light) > profile.body_lightness
+    )
     colour = (
         cv2.magnitude(cv2.absdiff(a, table_a).astype(np.float32), cv2.absdiff(b, table_b).astype(np.float32))
         > profile.body_colour
     )
-    mask = (lighter | colour).astype(np.uint8) * 255
+    mask = (lighter | darker | colour).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
 
@@ -688,10 +693,18 @@ def _with_classifier(
     read: tuple[int | None, float, str | None], probabilities: np.ndarray, contradicted: float
 ) -> tuple[int | None, float, str | None]:
     """The pip count, unless the learned classifier, which sees the whole crop rather than the marks the count
-    picked out, is sure it is wrong: the two fail differently (a blurred pip the count missed, a side face's
-    pips in the box, a tile's edge taken for a die), so a count the classifier all but rules out is a doubt."""
+    picked out, is sure it is wrong: the two fail differently (a blurred pip the count missed, a tile's edge taken
+    for a blank die), so a count the classifier all but rules out is a doubt.
+
+    Pips in a face's pattern make the crop a face, whatever the classifier thinks of its look (a clean die unlike
+    the ones it learned from may seem "not a face" to it): a count of pips is weighed among the faces alone. A
+    blank face has no such evidence, so "not a face" counts against it in full."""
     counted = read[0]
-    if float(probabilities[CLASSES.index(counted)]) >= contradicted:
+    p = float(probabilities[CLASSES.index(counted)])
+    if counted != 0:
+        faces = 1.0 - float(probabilities[NOT_A_FACE])
+        p = p / faces if faces > 0 else 1.0  # all on "not a face": no word on which face
+    if p >= contradicted:
         return read
     best = CLASSES[int(np.argmax(probabilities))]
     shown = "not a face" if best is None else str(best)
@@ -706,7 +719,9 @@ def _with_top_face(
     if top[0] is None:
         return boxed
     if boxed[0] is None:
-        return top
+        # one round pip is the weakest reading of a top face (any dark spot, a blurred face's one clear pip): it
+        # stands alone only where the box is no square, never against a box whose crop was read and doubted
+        return boxed if top[0] == 1 else top
     if boxed[0] != top[0]:
         return None, 0.0, f"its box shows {boxed[0]}, its top face's round pips {top[0]}: a side face's pips?"
     return boxed

@@ -331,3 +331,61 @@ def test_benchmark_scenes_once_missed_read_exactly(index):
     assert reading.status is Status.OK, reading.message
     assert values_of(reading) == sorted(s.values)
     assert read_dice(s.image, expect=4) == reading
+
+
+def _dark_dice_on_a_light_table(values: tuple[int, ...], shadow: bool = False) -> np.ndarray:
+    """Black dice with white pips, 70 px, on a pale grey table; with ``shadow``, a die-sized patch of the table's
+    own colour at 60 % of its light beside each die, as a lamp's shadow with the room's light filling it in."""
+    from fantan_table.vision.pips import PIP_LAYOUTS, PIP_RADIUS
+
+    frame = np.full((480, 640, 3), 205, np.uint8)
+    side = 70
+    for i, value in enumerate(values):
+        x0, y0 = 60 + 140 * i, 180
+        if shadow:
+            cv2.rectangle(frame, (x0 + 20, y0 + 20), (x0 + side + 20, y0 + side + 20), (123, 123, 123), -1)
+        cv2.rectangle(frame, (x0, y0), (x0 + side, y0 + side), (25, 25, 25), -1)
+        for u, v in PIP_LAYOUTS[value]:
+            centre = (round(x0 + u * side), round(y0 + v * side))
+            cv2.circle(frame, centre, round(PIP_RADIUS * side), (235, 235, 235), -1, cv2.LINE_AA)
+    return cv2.GaussianBlur(frame, (3, 3), 0)
+
+
+def test_dark_dice_on_a_light_table_are_found_and_read():
+    """Found by being far darker than the table (the byler photos' black dice on a white tray were not found)."""
+    reading = read_dice(_dark_dice_on_a_light_table((3, 5, 1, 6)), Profile(), expect=4)
+    assert reading.status is Status.OK and sorted(reading.values) == [1, 3, 5, 6]
+    assert read_dice(_dark_dice_on_a_light_table((3, 5, 1, 6)), Profile(body_darkness=0), 4).status is not Status.OK
+
+
+def test_a_shadow_of_the_tables_own_colour_is_no_die():
+    """A shadow at 60 % of the table's light (the room fills it in) is not taken for a die, nor joined to one."""
+    reading = read_dice(_dark_dice_on_a_light_table((2, 4, 6, 3), shadow=True), Profile(), expect=4)
+    assert reading.status is Status.OK and sorted(reading.values) == [2, 3, 4, 6]
+
+
+def _probabilities(**given: float) -> np.ndarray:
+    """Classifier output over CLASSES from {"p3": 0.9, "none": 0.1}-style keywords."""
+    from fantan_table.vision.classifier import CLASSES
+
+    return np.array([given.get("none" if c is None else f"p{c}", 0.0) for c in CLASSES])
+
+
+def test_the_classifier_vetoes_a_count_it_all_but_rules_out():
+    counted = (3, 0.9, None)
+    assert reader._with_classifier(counted, _probabilities(p3=0.9, p2=0.1), 0.05) == counted
+    value, _, problem = reader._with_classifier(counted, _probabilities(p3=0.01, p2=0.99), 0.05)
+    assert value is None and problem == "3 pips counted, but the learned classifier sees 2"
+    assert reader._with_classifier(counted, _probabilities(p3=0.01, p2=0.99), 0.0) == counted  # 0: off
+
+
+def test_pips_in_a_pattern_are_a_face_whatever_the_classifier_thinks_of_its_look():
+    """A count is weighed among the faces alone; a blank face has no pips to say it is a face."""
+    counted = (3, 0.9, None)
+    assert reader._with_classifier(counted, _probabilities(p3=0.04, p2=0.01, none=0.95), 0.05) == counted
+    assert reader._with_classifier(counted, _probabilities(none=1.0), 0.05) == counted
+    value, _, problem = reader._with_classifier(counted, _probabilities(p3=0.001, p2=0.049, none=0.95), 0.05)
+    assert value is None and "sees not a face" in problem  # among the faces, 2 is far likelier than 3
+    blank = (0, 1.0, None)
+    value, _, problem = reader._with_classifier(blank, _probabilities(p0=0.04, none=0.96), 0.05)
+    assert value is None and problem == "0 pips counted, but the learned classifier sees not a face"
