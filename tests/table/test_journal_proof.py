@@ -167,6 +167,10 @@ def missing_photo(state: Path) -> None:
     sorted((state / FRAMES).glob("*.jpg"))[-1].unlink()
 
 
+def emptied_events(state: Path) -> None:
+    sql(state, "DELETE FROM events")
+
+
 def newer_schema(state: Path) -> None:
     sql(state, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
 
@@ -184,6 +188,7 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
     "inserted event": (inserted_event, r"event \d+ \(bet\): it is not the event"),
     "swapped photo": (swapped_photo, r"photo frames/round-000\d-roll-1.jpg: .*SHA-256 differs"),
     "missing photo": (missing_photo, r"photo frames/round-0004-roll-1.jpg: .*cannot be read"),
+    "emptied events": (emptied_events, r"holds no events, yet frames/ holds \d+ photo"),
     "newer schema": (newer_schema, rf"made by a newer fantan-table \(schema {SCHEMA_VERSION + 1}"),
 }
 

@@ -231,7 +231,13 @@ class Journal:
         self._head = (last_seq, previous)
 
     def _check_photos(self) -> None:
-        for event in self.events():
+        events = self.events()
+        photos = _photos_on_disk(self.state_dir)
+        if not events and photos:  # emptied, not new: the photos beside it are a night's
+            raise JournalDamaged(
+                self.state_dir, Damage(f"{DATABASE} holds no events, yet {FRAMES}/ holds {photos} photo(s) of a night")
+            )
+        for event in events:
             for ref in frame_refs(event.data):
                 problem = frame_problem(self.state_dir, ref)
                 if problem is not None:
