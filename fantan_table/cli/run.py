@@ -72,7 +72,9 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
     except GameError as exc:
         raise UsageError(f"{unreplayable(state_dir, exc)}") from None
     try:
-        devices = open_devices(config, frames_dir=None)
+        # the simulated cup rolls from a seed, the events after the setup: a new night rolls as the README shows, a
+        # resumed one rolls on from where it is (from seed 0 again, its first roll lay as the last one: SHAKEN?)
+        devices = open_devices(config, seed=len(journal.events()) - 1, frames_dir=None)
     except DeviceError as exc:
         journal.close()
         print(f"fantan-table run: {exc}", file=sys.stderr)

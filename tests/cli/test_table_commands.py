@@ -78,3 +78,16 @@ def test_the_service_stops_cleanly_on_sigterm(tmp_path: Path) -> None:
         pass
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=10) == 0
+
+
+def test_a_resumed_simulated_night_does_not_roll_the_first_dice_again(tmp_path: Path) -> None:
+    """The simulated cup rolls from a seed: from seed 0 at every start, a resumed night's first roll lay exactly as
+    the last one and the table asked SHAKEN? instead of reading it."""
+    config = config_file(tmp_path)
+    round_ = "press no_more_bets\nshake\nlift\nstatus\nquit\n"
+    first = run_table(config, round_)
+    assert first.returncode == 0, first.stderr
+    again = run_table(config, "press next_round\n" + round_)
+    assert again.returncode == 0, again.stderr
+    assert "SHAKEN?" not in again.stdout, again.stdout
+    assert "round 2, showing" in again.stdout

@@ -171,6 +171,10 @@ def emptied_events(state: Path) -> None:
     sql(state, "DELETE FROM events")
 
 
+def dropped_table(state: Path) -> None:
+    sql(state, "DROP TABLE events")
+
+
 def newer_schema(state: Path) -> None:
     sql(state, f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
 
@@ -189,6 +193,7 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], str]] = {
     "swapped photo": (swapped_photo, r"photo frames/round-000\d-roll-1.jpg: .*SHA-256 differs"),
     "missing photo": (missing_photo, r"photo frames/round-0004-roll-1.jpg: .*cannot be read"),
     "emptied events": (emptied_events, r"holds no events, yet frames/ holds \d+ photo"),
+    "dropped table": (dropped_table, r"not a journal as this table writes it \(no such table: events\)"),
     "newer schema": (newer_schema, rf"made by a newer fantan-table \(schema {SCHEMA_VERSION + 1}"),
 }
 
@@ -199,8 +204,9 @@ def test_every_kind_of_damage_is_refused_at_start_and_nothing_is_changed(night: 
     damage(night)
     before = {p: p.read_bytes() for p in night.rglob("*") if p.is_file()}
     for write in (True, False):
-        with pytest.raises(JournalError, match=found):
+        with pytest.raises(JournalError, match=found) as refused:
             Journal(night, write=write)
+        assert "\n" not in str(refused.value)  # one line, as the command line prints it
     assert {p: p.read_bytes() for p in night.rglob("*") if p.is_file()} == before
 
 

@@ -156,7 +156,8 @@ class Journal:
             db.execute("PRAGMA synchronous=FULL")
         problems = [row[0] for row in db.execute("PRAGMA integrity_check").fetchall()]
         if problems != ["ok"]:
-            raise JournalDamaged(self.state_dir, Damage(f"SQLite's integrity check failed: {problems[0]}"))
+            found = " ".join(" ".join(problems).split())  # SQLite's report spans lines: the message is one
+            raise JournalDamaged(self.state_dir, Damage(f"SQLite's integrity check failed: {found}"))
         version = db.execute("PRAGMA user_version").fetchone()[0]
         has_events = db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'events'").fetchone()
         if version > SCHEMA_VERSION:
@@ -250,7 +251,12 @@ class Journal:
             return JournalDamaged(self.state_dir, Damage(f"{DATABASE} is not a readable SQLite database ({exc})"))
         if name.startswith("SQLITE_FULL"):
             return JournalError(f"cannot open the journal in {self.state_dir}: the disk is full; free some space")
-        return JournalError(f"cannot open the journal in {self.state_dir}: {exc}; check that the folder is writable")
+        if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN", "SQLITE_PERM", "SQLITE_IOERR")):
+            return JournalError(
+                f"cannot open the journal in {self.state_dir}: {exc}; check that the folder is writable"
+            )
+        # a readable database that is not a journal as written (a table dropped, a column renamed)
+        return JournalDamaged(self.state_dir, Damage(f"{DATABASE} is not a journal as this table writes it ({exc})"))
 
     # -- writing and reading ----------------------------------------------------------------------------------
     def append(self, event: Event) -> Event:
