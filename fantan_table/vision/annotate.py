@@ -32,6 +32,11 @@ def annotate(image: np.ndarray, reading: Reading) -> np.ndarray:
 
 
 def _label(image: np.ndarray, text: str, origin: tuple[int, int], colour: tuple[int, int, int], size: float) -> None:
+    """``text`` on a black box, readable on any picture. (A thick black outline under the text, as before, no
+    longer lines up on OpenCV 5, whose letters advance further at a greater thickness.)"""
     thickness = max(1, round(2 * size))
-    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, size, (0, 0, 0), thickness + 2, cv2.LINE_AA)
+    (w, h), baseline = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, size, thickness)
+    x, y = origin
+    pad = thickness + 1
+    cv2.rectangle(image, (x - pad, y - h - pad), (x + w + pad, y + baseline + pad), (0, 0, 0), -1)
     cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, size, colour, thickness, cv2.LINE_AA)
