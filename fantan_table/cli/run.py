@@ -49,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _run_table(args: argparse.Namespace, config: Config) -> int:
     from ..rules.errors import GameError
-    from ..table.core.journal import Journal, JournalError, archive
-    from ..table.core.state import has_finished_night
+    from ..table.core.journal import JournalError
+    from ..table.core.state import open_night
     from ..table.core.table import Table
     from ..table.wiring.hardware import DeviceError, open_devices
     from ..table.wiring.night import Night
@@ -62,10 +62,9 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
     profile = load_reader_profile(Path(config.reader.profile) if config.reader.profile else None)
     state_dir = config.state_dir
     try:
-        if has_finished_night(state_dir):
-            moved = archive(state_dir, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
+        journal, moved = open_night(state_dir, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
+        if moved is not None:
             print(f"the last night was over; it is kept in {moved}", file=sys.stderr)
-        journal = Journal(state_dir)
         table = Table(journal, config.game, config.house.on_unsure)
     except (JournalError, OSError) as exc:
         raise UsageError(f"state directory {state_dir}: {exc}") from None

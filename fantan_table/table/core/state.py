@@ -41,7 +41,7 @@ from ...rules.games import HostedGame, Presentation, apply_stored, replay
 from ...rules.round import Action
 from ...rules.round import Stage as Stage  # the table's modules name the round's stages from here
 from .codec import decode_event, encode_event
-from .journal import DATABASE, Event, Journal
+from .journal import Event, Journal, archive
 
 RECALL_ROUNDS = 10
 SAME_PLACE = 0.25
@@ -225,16 +225,16 @@ def _same_roll(new: ReadingRecord, old: ReadingRecord | None) -> bool:
     return True
 
 
-def has_finished_night(state_dir: Path) -> bool:
-    """Whether the journal in ``state_dir`` holds a night whose game is over."""
-    if not (state_dir / DATABASE).exists():
-        return False
+def open_night(state_dir: Path, stamp: str) -> tuple[Journal, Path | None]:
+    """The journal of the night to play in ``state_dir``, opened (and so checked whole) once, and where a night that
+    was over went: it is moved to ``nights/STAMP`` first and a new journal begins."""
     journal = Journal(state_dir)
-    try:
-        events = journal.events()
-        return bool(events) and TableState.replay(events).stage is Stage.OVER
-    finally:
-        journal.close()
+    events = journal.events()
+    if not (events and TableState.replay(events).stage is Stage.OVER):
+        return journal, None
+    journal.close()
+    moved = archive(state_dir, stamp)
+    return Journal(state_dir), moved
 
 
 class FanTan:

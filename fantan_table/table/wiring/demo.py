@@ -21,8 +21,7 @@ from ...rules.bets import Bet, Variant, all_positions
 from ...rules.game import AfterRounds, BankerMode, GameConfig, HouseBank, HouseScorer, Player, RotatingBanker, Suit
 from ...rules.money import COIN_CENTS
 from ...vision.profile import Profile
-from ..core.journal import Journal, archive
-from ..core.state import RoundRecord, Stage, TableState, has_finished_night
+from ..core.state import RoundRecord, Stage, TableState, open_night
 from ..core.table import Table
 from .config import DEFAULT_PLAYERS, load_config
 from .hardware import Devices, open_devices
@@ -133,11 +132,11 @@ class Demo:
     ) -> None:
         self.seed, self.hand_entered = seed, hand_entered
         # Mock pins do not bounce, and the bots press faster than any debounce time would let through.
-        if has_finished_night(state_dir):  # a night that is over is kept, and a new one begins
-            archive(state_dir, datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f"))
+        # a night that is over is kept, and a new one begins
+        journal, _ = open_night(state_dir, datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f"))
         config = replace(load_config(None, "sim"), debounce_ms=0)
         self.devices: Devices = open_devices(config, seed=seed)
-        self.table = Table(Journal(state_dir), demo_game(rounds, players, banker))
+        self.table = Table(journal, demo_game(rounds, players, banker))
         self.runner = TableRunner(
             self.table, self.devices, profile or Profile(), still_frames=2, watch_camera=not hand_entered
         )
