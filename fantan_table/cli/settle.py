@@ -26,8 +26,10 @@ from ..rules import (
     format_cents,
     format_delta,
     format_variants,
+    name_key,
     parse_bet,
     parse_variants,
+    player_name,
     settle_wagers,
 )
 from .common import UsageError, print_json
@@ -94,11 +96,14 @@ def read_stakes(path: Path, variants: Variant) -> tuple[Stake, ...]:
     for i, entry in enumerate(players):
         where = f"players[{i}]"
         entry = _object(entry, where, {"name", "balance_cents", "bets"})
-        name = entry["name"]
-        if not isinstance(name, str) or not name.strip():
-            raise UsageError(f"{where}.name must be a non-empty string")
-        if any(s.name == name for s in stakes):
-            raise UsageError(f"{where}.name: {name!r} appears twice")
+        if not isinstance(entry["name"], str):
+            raise UsageError(f"{where}.name must be a string")
+        try:
+            name = player_name(entry["name"])
+        except RulesError as exc:
+            raise UsageError(f"{where}.name: {exc}") from None
+        if any(name_key(s.name) == name_key(name) for s in stakes):
+            raise UsageError(f"{where}.name: {name!r} appears twice (case and letter width do not count)")
         balance = _whole(entry["balance_cents"], f"{where}.balance_cents", 0)
         if not isinstance(entry["bets"], list):
             raise UsageError(f"{where}.bets must be a list")

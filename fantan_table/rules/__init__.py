@@ -26,6 +26,7 @@ from .game import (
     is_bankrupt,
 )
 from .money import COIN_CENTS, format_cents, format_delta
+from .names import MAX_NAME_LENGTH, name_key, player_name
 from .odds import D6_FACES, PIECEPACK_FACES, BetOdds, bet_odds, expected_value, open_distribution
 from .round import TRANSITIONS, Action, RoundMachine, Stage
 from .settlement import (
@@ -62,6 +63,7 @@ __all__ = [
     "HouseBank",
     "HouseScorer",
     "MAX_COINS_PER_ROUND",
+    "MAX_NAME_LENGTH",
     "Outcome",
     "PIECEPACK_FACES",
     "Payout",
@@ -90,10 +92,12 @@ __all__ = [
     "format_delta",
     "format_variants",
     "is_bankrupt",
+    "name_key",
     "open_distribution",
     "open_number",
     "parse_bet",
     "parse_variants",
+    "player_name",
     "settle_wager",
     "settle_wagers",
 ]

@@ -17,6 +17,7 @@ from datetime import datetime
 from .bets import Bet, Variant
 from .errors import ConfigError, GameError, StakeError
 from .money import COIN_CENTS, format_cents
+from .names import name_key, normal_form, player_name, quoted_name
 from .round import Action, RoundMachine, Stage, refusal
 from .settlement import BetResult, Wager, check_open_number, check_stake, check_variants, settle_wagers
 
@@ -34,7 +35,12 @@ class Suit(enum.Enum):
 @dataclass(frozen=True)
 class Player:
     name: str
+    """As the table shows it (:func:`.names.player_name`): a name that cannot be shown is refused here, so
+    the config file, the banker's form and the journal's replay all meet the same check."""
     suit: Suit
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", player_name(self.name))
 
 
 # -- who banks ---------------------------------------------------------------------------
@@ -57,6 +63,10 @@ class RotatingBanker:
     every_rounds: int
     first: str | None = None
     """The first banker's name; the first player when not given."""
+
+    def __post_init__(self) -> None:
+        if self.first is not None:  # "Ann " is Ann, as her own name is
+            object.__setattr__(self, "first", normal_form(self.first))
 
 
 BankerMode = HouseScorer | HouseBank | RotatingBanker
@@ -128,11 +138,15 @@ class GameConfig:
         players = self.players
         if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             raise ConfigError(f"Fan Tan is for {MIN_PLAYERS} to {MAX_PLAYERS} players (got {len(players)})")
-        names = [p.name.strip().casefold() for p in players]
-        if any(not n for n in names):
-            raise ConfigError("every player needs a name")
-        if len(set(names)) != len(names):
-            raise ConfigError(f"player names must differ: {[p.name for p in players]}")
+        seen: dict[str, str] = {}
+        for p in players:
+            key = name_key(p.name)
+            if key in seen:
+                raise ConfigError(
+                    f"player names must differ, and {seen[key]!r} and {p.name!r} are one name to the table "
+                    "(case and letter width do not count): give one of them another name"
+                )
+            seen[key] = p.name
         if len({p.suit for p in players}) != len(players):
             raise ConfigError(
                 f"each player bets with coins of their own suit; suits repeat: {[p.suit.value for p in players]}"
@@ -147,7 +161,7 @@ class GameConfig:
                     f"the bank rotates every N rounds, N a whole number >= 1 (got {banker.every_rounds!r})"
                 )
             if banker.first is not None and banker.first not in {p.name for p in players}:
-                raise ConfigError(f"the first banker {banker.first!r} is not one of the players")
+                raise ConfigError(f"the first banker {quoted_name(banker.first)} is not one of the players")
         if isinstance(end, AfterRounds) and (type(end.rounds) is not int or end.rounds < 1):
             raise ConfigError(f"the agreed number of rounds must be a whole number >= 1 (got {end.rounds!r})")
         if isinstance(end, AtTime) and end.deadline.tzinfo is None:
@@ -158,10 +172,15 @@ class GameConfig:
             )
 
     def player(self, name: str) -> Player:
+        """The player called ``name``, however its spaces and letter forms are written (a journal may hold
+        "Ann " from before names were normalised)."""
+        wanted = normal_form(name)
         for p in self.players:
-            if p.name == name:
+            if p.name == wanted:
                 return p
-        raise GameError(f"no player called {name!r}; the players are {', '.join(p.name for p in self.players)}")
+        raise GameError(
+            f"no player called {quoted_name(name)}; the players are {', '.join(p.name for p in self.players)}"
+        )
 
 
 def _check_cents(what: str, cents: int, *, minimum: int) -> None:
@@ -251,7 +270,7 @@ class Game:
         return self.config.players
 
     def balance(self, name: str) -> int:
-        self.config.player(name)
+        name = self.config.player(name).name
         return self._balances[name]
 
     @property
@@ -260,7 +279,7 @@ class Game:
 
     def wagers(self, name: str) -> tuple[Wager, ...]:
         """The coins ``name`` has on the layout this round, one wager per spot, in the order placed."""
-        self.config.player(name)
+        name = self.config.player(name).name
         return tuple(Wager(bet, coins) for bet, coins in self._wagers[name].items())
 
     def coins_staked(self, name: str) -> int:
@@ -284,7 +303,7 @@ class Game:
     def place(self, name: str, bet: Bet, coins: int = 1) -> None:
         """Put ``coins`` $1 coins of ``name`` on ``bet``; refused, with the rule named, if the rules forbid it."""
         self._check(Action.BET)
-        self.config.player(name)
+        name = self.config.player(name).name
         if name == self.banker:
             raise GameError(f"{name} is the banker this round, and the banker does not bet")
         check_variants(bet, self.config.variants)
@@ -297,7 +316,7 @@ class Game:
     def remove(self, name: str, bet: Bet, coins: int = 1) -> None:
         """Take ``coins`` of ``name``'s coins back off ``bet`` while betting is open."""
         self._check(Action.UNBET)
-        self.config.player(name)
+        name = self.config.player(name).name
         on_spot = self._wagers[name].get(bet, 0)
         if type(coins) is not int or coins < 1:
             raise StakeError(f"coins to take back must be a whole number >= 1 (got {coins!r})")

@@ -82,6 +82,19 @@ def test_settle_table(capsys, bets_file):
             {"players": [{"name": "C", "balance_cents": 1, "bets": []}, {"name": "C", "balance_cents": 1, "bets": []}]},
             "appears twice",
         ),
+        (
+            {
+                "players": [
+                    {"name": "C", "balance_cents": 1, "bets": []},
+                    {"name": "ｃ", "balance_cents": 1, "bets": []},
+                ]
+            },
+            "appears twice",
+        ),
+        (
+            {"players": [{"name": "\x1b[2J", "balance_cents": 1, "bets": []}]},
+            "players[0].name: the name '\\x1b[2J' holds U+001B",
+        ),
     ],
 )
 def test_invalid_input_exits_2_with_one_line_and_no_output(capsys, bets_file, data, message):

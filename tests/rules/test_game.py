@@ -64,7 +64,6 @@ def test_defaults_follow_the_seed():
         ({"players": (COLIN, STEVE, DEAN, GRAEME, Player("Eve", Suit.SUNS))}, "2 to 4 players"),
         ({"players": (COLIN, Player("colin ", Suit.MOONS))}, "names must differ"),
         ({"players": (COLIN, Player("Steve", Suit.SUNS))}, "suits repeat"),
-        ({"players": (COLIN, Player(" ", Suit.MOONS))}, "needs a name"),
         ({"starting_balance_cents": 99}, "at least \\$1.00"),
         ({"starting_balance_cents": 50.0}, "whole cents"),
         ({"banker": HouseBank(0)}, "house bank balance"),
