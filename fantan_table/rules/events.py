@@ -36,6 +36,9 @@ class Kind(enum.Enum):
     RAID = "raid"
     RESUMED = "resumed"
     FAULT = "fault"
+    LOGIN = "login"
+    LINK = "link"
+    UNLINK = "unlink"
 
 
 # -- what the reader saw ---------------------------------------------------------------------------
@@ -189,6 +192,33 @@ class Faulted:
     reason: str
 
 
+# -- who came to the page ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BankerLogin:
+    """A try at the banker's PIN from the page, right or wrong: the night's record of who tried when."""
+
+    kind: ClassVar[Kind] = Kind.LOGIN
+    address: str
+    ok: bool
+
+
+@dataclass(frozen=True)
+class LinkIssued:
+    """A player's link for this game: only the SHA-256 of its random token is kept; it replaces any before."""
+
+    kind: ClassVar[Kind] = Kind.LINK
+    player: str
+    token_sha256: str
+
+
+@dataclass(frozen=True)
+class LinkRevoked:
+    """The banker ended a player's link (a lost phone): the player needs a new one to bet from the page."""
+
+    kind: ClassVar[Kind] = Kind.UNLINK
+    player: str
+
+
 FanTanEvent = (
     Setup
     | BetPlaced
@@ -205,4 +235,7 @@ FanTanEvent = (
     | Raided
     | Resumed
     | Faulted
+    | BankerLogin
+    | LinkIssued
+    | LinkRevoked
 )

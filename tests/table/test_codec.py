@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from fantan_table.rules.bets import Variant, all_positions
 from fantan_table.rules.errors import GameError
 from fantan_table.rules.events import (
+    BankerLogin,
     BetPlaced,
     BetTaken,
     BettingClosed,
@@ -26,6 +27,8 @@ from fantan_table.rules.events import (
     Faulted,
     FrameRef,
     Kind,
+    LinkIssued,
+    LinkRevoked,
     NextRound,
     Raided,
     ReadingRecord,
@@ -161,6 +164,9 @@ events = st.one_of(
     st.builds(Settled, st.integers(0, 3), st.lists(st.integers(0, 5), max_size=4).map(tuple)),
     st.builds(Voided, st.text()),
     st.builds(Faulted, st.text()),
+    st.builds(BankerLogin, st.text(), st.booleans()),
+    st.builds(LinkIssued, st.sampled_from(PLAYERS).map(lambda p: p.name), st.text(alphabet="0123456789abcdef")),
+    st.builds(LinkRevoked, st.sampled_from(PLAYERS).map(lambda p: p.name)),
     st.sampled_from([BettingClosed(), DiceConfirmed(), Reroll(), Shown(), NextRound(), Ended(), Raided(), Resumed()]),
 )
 

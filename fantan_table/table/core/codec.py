@@ -16,6 +16,7 @@ from typing import Any, cast
 from ...rules.bets import format_variants, parse_bet, parse_variants
 from ...rules.errors import GameError
 from ...rules.events import (
+    BankerLogin,
     BetPlaced,
     BetTaken,
     BettingClosed,
@@ -28,6 +29,8 @@ from ...rules.events import (
     Faulted,
     FrameRef,
     Kind,
+    LinkIssued,
+    LinkRevoked,
     NextRound,
     OnUnsure,
     Raided,
@@ -144,6 +147,12 @@ def encode_event(event: FanTanEvent) -> tuple[str, dict[str, Any]]:
             data = {"open": open_number, "dice": list(dice)}
         case Voided(reason=reason) | Faulted(reason=reason):
             data = {"reason": reason}
+        case BankerLogin(address=address, ok=ok):
+            data = {"address": address, "ok": ok}
+        case LinkIssued(player=player, token_sha256=digest):
+            data = {"player": player, "token_sha256": digest}
+        case LinkRevoked(player=player):
+            data = {"player": player}
         case _:
             data = {}
     return event.kind.value, data
@@ -171,6 +180,12 @@ def decode_event(kind: str, data: Mapping[str, Any]) -> FanTanEvent:
                 return Voided(data["reason"])
             case Kind.FAULT:
                 return Faulted(data["reason"])
+            case Kind.LOGIN:
+                return BankerLogin(data["address"], data["ok"])
+            case Kind.LINK:
+                return LinkIssued(data["player"], data["token_sha256"])
+            case Kind.UNLINK:
+                return LinkRevoked(data["player"])
             case _:
                 return _NO_PAYLOAD[known]
     except (KeyError, TypeError, ValueError) as exc:

@@ -17,6 +17,7 @@ from typing import Any, assert_never
 from ...rules.dice import open_number
 from ...rules.errors import GameError
 from ...rules.events import (
+    BankerLogin,
     BetPlaced,
     BetTaken,
     BettingClosed,
@@ -25,6 +26,8 @@ from ...rules.events import (
     Ended,
     FanTanEvent,
     Faulted,
+    LinkIssued,
+    LinkRevoked,
     NextRound,
     Raided,
     ReadingRecord,
@@ -71,6 +74,8 @@ class TableState:
     shown: bool = True
     last_settled: ReadingRecord | None = None
     rounds: list[RoundRecord] = field(default_factory=list)
+    links: dict[str, str] = field(default_factory=dict)
+    """Each player's link for this game, as the SHA-256 of its token (a player without one has no link yet)."""
 
     # -- what the table should do next (the same after a replay) ------------------------------------
     @property
@@ -164,8 +169,12 @@ class TableState:
                 game.raid()
             case Resumed():
                 game.resume()
-            case Faulted():
-                pass  # kept for the record of why the table stopped; the game is as it was
+            case Faulted() | BankerLogin():
+                pass  # kept for the record (why the table stopped, who tried the PIN); the game is as it was
+            case LinkIssued(player=player, token_sha256=digest):
+                self.links[game.config.player(player).name] = digest
+            case LinkRevoked(player=player):
+                self.links.pop(game.config.player(player).name, None)
             case _:
                 assert_never(event)
 

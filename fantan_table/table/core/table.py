@@ -20,6 +20,7 @@ import numpy as np
 from ...rules.bets import parse_bet
 from ...rules.errors import RulesError
 from ...rules.events import (
+    BankerLogin,
     BetPlaced,
     BetTaken,
     BettingClosed,
@@ -30,6 +31,8 @@ from ...rules.events import (
     Ended,
     FanTanEvent,
     FrameRef,
+    LinkIssued,
+    LinkRevoked,
     NextRound,
     Raided,
     ReadingRecord,
@@ -137,6 +140,19 @@ class Table:
 
     def resume(self) -> None:
         self._do(Resumed())
+
+    # -- the page's guests -------------------------------------------------------------------------------
+    def record_login(self, address: str, ok: bool) -> None:
+        """A try at the banker's PIN, kept in the night's record whether it was right or not."""
+        self._do(BankerLogin(address, ok))
+
+    def link(self, player: str, token_sha256: str) -> None:
+        """Give ``player`` a new link for this game (its token's hash); the one before stops working."""
+        self._do(LinkIssued(player, token_sha256))
+
+    def unlink(self, player: str) -> None:
+        """End ``player``'s link: a lost phone can no longer move their coins."""
+        self._do(LinkRevoked(player))
 
     # -- internals -------------------------------------------------------------------------------------
     def _do(self, event: FanTanEvent) -> None:
