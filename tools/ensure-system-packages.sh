@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Debian packages the test suite drives from outside Python: Chromium for the scorer page's browser tests
-# (through Playwright, from pip) and shellcheck for the installer. `make test` runs this first; `make run` never.
+# (through Playwright, from pip), shellcheck for the installer and openssl for the README's HTTPS certificate. `make test` runs this first; `make run` never.
 # Installs what is missing with apt-get, as root or through password-less sudo; otherwise prints the command
 # to run and stops.
 set -euo pipefail
@@ -8,6 +8,7 @@ set -euo pipefail
 missing=()
 [[ -x /usr/bin/chromium ]] || missing+=(chromium)
 command -v shellcheck >/dev/null || missing+=(shellcheck)
+command -v openssl >/dev/null || missing+=(openssl)
 ((${#missing[@]})) || exit 0
 
 if [[ $EUID -eq 0 ]]; then

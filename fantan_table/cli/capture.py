@@ -136,7 +136,7 @@ def _rolls_on_the_web(folder: Path, config: Config, camera: Camera) -> None:
 
     from ..vision.reader import read_dice
     from ..web.capture import CaptureSession, create_capture_app
-    from ..web.server import WebServer, address_for_phones
+    from ..web.server import WebServer, base_url, listen_on
 
     rolls = _roll_folder(folder)
     profile = load_reader_profile(Path(config.reader.profile) if config.reader.profile else None)
@@ -146,12 +146,13 @@ def _rolls_on_the_web(folder: Path, config: Config, camera: Camera) -> None:
         rolls=rolls,
         on_saved=lambda name, values: _saved(rolls, name, values),
     )
-    server = WebServer(create_capture_app(session), config.web_host, config.web.port)
+    listen = listen_on(config)
+    server = WebServer(create_capture_app(session), listen)
     try:
         server.start()
     except OSError as exc:
         raise UsageError(f"{exc} (or stop the table's service: it serves on the same port)") from None
-    link = f"http://{address_for_phones(config.web_host)}:{server.port}/#key={session.key}"
+    link = f"{base_url(config.web.base_url, listen, server.port)}/#key={session.key}"
     code = qrcode.QRCode(border=1)
     code.add_data(link)
     code.print_ascii(out=sys.stdout, invert=True)

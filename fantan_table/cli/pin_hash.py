@@ -12,8 +12,6 @@ import sys
 
 from .common import UsageError
 
-MIN_LENGTH = 4
-
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("pin-hash", help="hash a banker PIN for the config", description=__doc__)
@@ -21,10 +19,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..table.wiring.banker_pin import hash_pin
+    from ..table.wiring.banker_pin import MIN_PIN_LENGTH, hash_pin
 
     pin = getpass.getpass("banker PIN: ") if sys.stdin.isatty() else sys.stdin.readline().strip()
-    if len(pin) < MIN_LENGTH:
-        raise UsageError(f"a banker PIN needs at least {MIN_LENGTH} characters")
+    if len(pin) < MIN_PIN_LENGTH:
+        raise UsageError(f"a banker PIN needs at least {MIN_PIN_LENGTH} characters (digits are fine)")
     print(f'banker_pin_hash = "{hash_pin(pin)}"')
     return 0

@@ -52,12 +52,13 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
     from ..table.core.journal import JournalError
     from ..table.core.state import open_night
     from ..table.core.table import Table
+    from ..table.wiring.banker_pin import PinHashError
     from ..table.wiring.hardware import DeviceError, open_devices
     from ..table.wiring.night import Night
     from ..table.wiring.owner import FAULT_EXIT_STATUS, Owner
     from ..table.wiring.runner import TableRunner
     from ..web.app import create_app
-    from ..web.server import WebServer, address_for_phones, web_context
+    from ..web.server import WebServer, base_url, listen_on, web_context
 
     profile = load_reader_profile(Path(config.reader.profile) if config.reader.profile else None)
     state_dir = config.state_dir
@@ -101,14 +102,22 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
         say(f"{where} the night in {state_dir}: round {table.state.round}, {table.state.stage.value}")
         owner.start()
         if not args.no_web:
-            ctx, new_pin = web_context(owner, config.web.banker_pin_hash, config.hardware == "sim")
-            web = WebServer(create_app(ctx), config.web_host, config.web.port)
+            listen = listen_on(config)
+            try:
+                ctx, new_pin_file = web_context(
+                    owner, config.web.banker_pin_hash, config.hardware == "sim", listen, config.web.api_description
+                )
+            except PinHashError as exc:
+                raise UsageError(str(exc)) from None
+            web = WebServer(create_app(ctx), listen)
             web.start()
-            say(f"the scorer's page: http://{address_for_phones(config.web_host)}:{web.port}/")
-            if new_pin is not None:
+            ctx.base_url = base_url(config.web.base_url, listen, web.port)
+            say(f"the scorer's page: {ctx.base_url}/")
+            if new_pin_file is not None:
                 say(
-                    f"banker PIN for the page: {new_pin} (kept hashed in {state_dir}; choose your own with "
-                    "fantan-table pin-hash and [web] banker_pin_hash)"
+                    f"the banker's PIN for the page was made up and written to {new_pin_file} (readable by this "
+                    "user and root only: e.g. sudo cat it); choose your own with fantan-table pin-hash and "
+                    "[web] banker_pin_hash"
                 )
         if console:
             _console(owner, devices, stop)

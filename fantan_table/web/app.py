@@ -16,11 +16,12 @@ import asyncio
 import contextlib
 import io
 import json
+import logging
+import math
 import secrets
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from concurrent.futures import Future
-from dataclasses import dataclass
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -30,6 +31,8 @@ import qrcode.image.svg
 from fastapi import FastAPI, Request, Response
 from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from PIL import Image
+from starlette.types import Receive, Send
+from starlette.types import Scope as AsgiScope
 
 from ..devices.display.draw import draw
 from ..devices.display.screens import Screen
@@ -45,8 +48,9 @@ from ..table.wiring.config import KEYS, game_from_settings
 from ..table.wiring.night import Night
 from ..table.wiring.owner import COMMAND_TIMEOUT_SECONDS, Owner, OwnerError, View
 from ..tomlfile import WANTED
-from .http import Refusal, error, handle_refusals, jpeg, json_body, over_budget, serve_static, static_text
-from .security import Keys, RateLimiter
+from .connections import StreamSlots
+from .http import Guarded, Refusal, error, handle_refusals, jpeg, json_body, over_budget, serve_static, static_text
+from .security import PinGuard, RateLimiter, Sessions, new_player_token, player_for
 from .snapshot import snapshot
 
 CSRF_COOKIE, CSRF_HEADER, BANKER_COOKIE, PLAYER_HEADER = (
@@ -62,21 +66,45 @@ HANGUP_CHECK_SECONDS = 1.0
 """How often a quiet live stream asks whether its phone has gone or the table is stopping, to end soon after."""
 SIM_SETTLE_SECONDS = 0.3
 """After a simulated press, shake or lift, let the table's loop take in the change before answering."""
+MAX_PIN_CHECKS_WAITING = 4
+"""PIN checks queued for the one scrypt worker, at most: more would only queue guesses the lockout refuses."""
+MAX_PIN_LENGTH = 64
+"""Longer than any PIN anyone types; a longer one is refused before scrypt spends time on it."""
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 @dataclass
 class WebContext:
+    """What the page needs besides the table: the banker's PIN hash, its guards and limits, where links point."""
+
     owner: Owner
-    keys: Keys
+    pin_hash: str
     simulated: bool
-    requests: RateLimiter
-    logins: RateLimiter
+    guard: PinGuard
+    requests: RateLimiter = field(default_factory=lambda: RateLimiter(rate=20, burst=60))
+    logins: RateLimiter = field(default_factory=lambda: RateLimiter(rate=5 / 60, burst=5))
+    sessions: Sessions = field(default_factory=Sessions)
+    streams: StreamSlots = field(default_factory=StreamSlots)
+    base_url: str = ""
+    """The start of the players' links, set once the server listens (``web/server.py``); never the Host header."""
+    secure_cookies: bool = False
+    api_description: bool = False
+    pin_checker: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="pin-check")
+    )
+    """scrypt's one worker: PIN checks queue here, off the event loop and away from every other worker."""
+    pin_checks_waiting: int = 0
 
 
 def create_app(ctx: WebContext) -> FastAPI:
-    app = FastAPI(title="fantan-table", docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="fantan-table",
+        docs_url=None,
+        redoc_url=None,
+        openapi_url="/openapi.json" if ctx.api_description else None,
+    )
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -88,6 +116,7 @@ def create_app(ctx: WebContext) -> FastAPI:
                 return error(403, "missing or wrong CSRF token: reload the page")
         return await call_next(request)
 
+    app.add_middleware(Guarded)  # added last, so outermost: its headers go on every answer, the guard's too
     handle_refusals(app)
     serve_static(app)
 
@@ -96,8 +125,7 @@ def create_app(ctx: WebContext) -> FastAPI:
     async def page(request: Request) -> Response:
         response = HTMLResponse(static_text("index.html"))
         token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
-        response.set_cookie(CSRF_COOKIE, token, samesite="strict", httponly=False)
-        response.headers["Cache-Control"] = "no-store"
+        response.set_cookie(CSRF_COOKIE, token, samesite="strict", httponly=False, secure=ctx.secure_cookies)
         return response
 
     # -- reading the table -----------------------------------------------------------------------------------
@@ -107,6 +135,8 @@ def create_app(ctx: WebContext) -> FastAPI:
 
     @app.get("/api/events")
     async def events(request: Request) -> StreamingResponse:
+        address = _client(request)
+        ctx.streams.take(address)  # a 429 when this address, or the table, has all the streams it may
         loop = asyncio.get_running_loop()
         changed = asyncio.Event()
 
@@ -133,7 +163,7 @@ def create_app(ctx: WebContext) -> FastAPI:
             finally:
                 unwatch()
 
-        return StreamingResponse(stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+        return _SlotStream(lambda: ctx.streams.give_back(address), stream(), media_type="text/event-stream")
 
     @app.get("/api/scoring.csv")
     async def scoring_csv() -> Response:
@@ -154,8 +184,9 @@ def create_app(ctx: WebContext) -> FastAPI:
         try:
             # reading and hashing a file is blocking work: off the event loop, which every phone shares
             photo = await asyncio.to_thread(read_frame, ctx.owner.night.state_dir, frame.file, frame.sha256)
-        except JournalError as exc:
-            raise Refusal(404, f"round {number}: {exc}") from None
+        except JournalError:
+            log.warning("round %d: its photo %s is missing or not as kept", number, frame.file, exc_info=True)
+            raise Refusal(404, f"round {number}: its photo is missing or not as it was kept") from None
         return Response(photo, media_type="image/jpeg")  # the page draws each die's box on it, from the reading
 
     @app.get("/api/display.png")
@@ -183,22 +214,42 @@ def create_app(ctx: WebContext) -> FastAPI:
     # -- the banker ------------------------------------------------------------------------------------------
     @app.post("/api/banker/login")
     async def login(request: Request) -> Response:
-        client = request.client.host if request.client else "?"
+        client = _client(request)
         if not ctx.logins.allow(client):
-            raise Refusal(429, "too many PIN attempts: wait a minute")
-        body = await json_body(request)
-        pin = body.get("pin")
-        # scrypt is built to be slow: on the event loop it would stall every phone's page while it runs
-        if not isinstance(pin, str) or not await asyncio.to_thread(check_pin, pin, ctx.keys.pin_hash):
-            raise Refusal(401, "wrong banker PIN")
+            raise Refusal(429, "too many PIN attempts from this address: wait a minute")
+        pin = (await json_body(request)).get("pin")
+        if not isinstance(pin, str) or len(pin) > MAX_PIN_LENGTH:
+            raise Refusal(400, "pin must be the banker's PIN, as text")
+        if (wait := ctx.guard.wait()) > 0:
+            raise Refusal(429, f"too many wrong PINs: the PIN is locked for {math.ceil(wait)} s more")
+        if ctx.pin_checks_waiting >= MAX_PIN_CHECKS_WAITING:
+            raise Refusal(429, "PIN checks are queued up: try again in a moment")
+        ctx.pin_checks_waiting += 1  # only the event loop's thread counts: no lock needed
+        try:
+            # scrypt is built to be slow: on its own worker, never on the event loop every phone shares
+            ok, lockout = await asyncio.get_running_loop().run_in_executor(
+                ctx.pin_checker, _try_pin, ctx.guard, pin, ctx.pin_hash
+            )
+        finally:
+            ctx.pin_checks_waiting -= 1
+        if ok is None:
+            raise Refusal(429, f"too many wrong PINs: the PIN is locked for {math.ceil(lockout)} s more")
+        await _record_login(client, ok)
+        if not ok:
+            locked = f"; the PIN is locked for {math.ceil(lockout)} s" if lockout else ""
+            raise Refusal(401, f"wrong banker PIN{locked}")
         response = JSONResponse({"banker": True})
-        response.set_cookie(BANKER_COOKIE, ctx.keys.banker_session(int(time.time())), httponly=True, samesite="strict")
+        response.set_cookie(
+            BANKER_COOKIE, ctx.sessions.open(), httponly=True, samesite="strict", secure=ctx.secure_cookies
+        )
         return response
 
     @app.post("/api/banker/logout")
-    async def logout() -> Response:
+    async def logout(request: Request) -> Response:
+        if cookie := request.cookies.get(BANKER_COOKIE):
+            ctx.sessions.end(cookie)  # ended here, not only forgotten by this browser: a copied cookie is dead too
         response = JSONResponse({"banker": False})
-        response.delete_cookie(BANKER_COOKIE)
+        response.delete_cookie(BANKER_COOKIE, httponly=True, samesite="strict", secure=ctx.secure_cookies)
         return response
 
     @app.post("/api/banker/action")
@@ -250,15 +301,32 @@ def create_app(ctx: WebContext) -> FastAPI:
         return {"fields": form_fields(KEYS, Scope.NEW_GAME)}
 
     @app.get("/api/banker/players")
-    async def links(request: Request) -> list[dict[str, str]]:
+    async def links(request: Request) -> list[dict[str, Any]]:
+        """Who has a link: a link is shown once, when made; the journal keeps only its token's hash."""
         _require_banker(request)
-        base = str(request.base_url).rstrip("/")
-        out = []
-        for p in ctx.owner.view.state.game.players:
-            link = f"{base}/?player={ctx.keys.player_token(p.name)}"
-            svg = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage).to_string(encoding="unicode")
-            out.append({"name": p.name, "link": link, "qr_svg": svg})
-        return out
+        state = ctx.owner.view.state
+        return [{"name": p.name, "linked": p.name in state.links} for p in state.game.players]
+
+    @app.post("/api/banker/players/link")
+    async def new_link(request: Request) -> dict[str, str]:
+        """A new link for a player (their old one stops working), with its QR code, shown to the banker once."""
+        _require_banker(request)
+        player = await _player_named(request)
+        if not ctx.base_url:
+            raise Refusal(503, "the page does not know its own address yet: try again in a moment")
+        token, digest = new_player_token()
+        await _command(lambda night: night.table.link(player, digest))
+        link = f"{ctx.base_url}/?player={token}"
+        svg = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage).to_string(encoding="unicode")
+        return {"name": player, "link": link, "qr_svg": svg}
+
+    @app.post("/api/banker/players/unlink")
+    async def end_link(request: Request) -> list[dict[str, Any]]:
+        """End a player's link (a lost phone): nobody can bet with it any more."""
+        _require_banker(request)
+        player = await _player_named(request)
+        await _command(lambda night: night.table.unlink(player))
+        return await links(request)
 
     # -- the simulated table ---------------------------------------------------------------------------------
     @app.post("/api/sim/{what}")
@@ -303,13 +371,26 @@ def create_app(ctx: WebContext) -> FastAPI:
         """Have the table's owner do ``action`` and await its answer; a refusal or a fault becomes the reply."""
         return await _answer(ctx.owner.submit(action))
 
+    async def _record_login(client: str, ok: bool) -> None:
+        """Keep the try in the night's journal; a table that cannot take it (a fault) does not stop a login."""
+        try:
+            await _command(lambda night: night.table.record_login(client, ok))
+        except Refusal as refusal:
+            log.warning("a PIN try from %s (%s) could not be journaled: %s", client, ok, refusal.message)
+
+    async def _player_named(request: Request) -> str:
+        player = (await json_body(request)).get("player")
+        names = [p.name for p in ctx.owner.view.state.game.players]
+        if player not in names:
+            raise Refusal(404, f"player must be one of this game's players: {', '.join(names)}")
+        return str(player)
+
     def _state(request: Request) -> dict[str, Any]:
         view = ctx.owner.view
         fault = view.fault or ctx.owner.fault  # a hung owner publishes no view, but its watchdog names the fault
         data = snapshot(view.state, view.version, view.screen, view.device_problem, fault)
         token = request.headers.get(PLAYER_HEADER)
-        names = [p.name for p in view.state.game.players]
-        data["me"] = ctx.keys.player_for(token, names) if token else None
+        data["me"] = player_for(token, view.state.links) if token else None
         data["banker"] = _is_banker(request)
         devices = ctx.owner.night.devices
         data["simulated"] = ctx.simulated and devices is not None and devices.sim_camera is not None
@@ -317,7 +398,7 @@ def create_app(ctx: WebContext) -> FastAPI:
 
     def _is_banker(request: Request) -> bool:
         cookie = request.cookies.get(BANKER_COOKIE)
-        return bool(cookie) and ctx.keys.is_banker_session(cookie or "", time.time())
+        return bool(cookie) and ctx.sessions.valid(cookie or "")
 
     def _require_banker(request: Request) -> None:
         if not _is_banker(request):
@@ -327,7 +408,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         token = request.headers.get(PLAYER_HEADER)
         if not token:
             raise Refusal(401, "no player token: open the link the banker gave you")
-        player = ctx.keys.player_for(token, [p.name for p in ctx.owner.view.state.game.players])
+        player = player_for(token, ctx.owner.view.state.links)
         if player is None:
             raise Refusal(403, "this player link is not valid for the game at this table: ask the banker for yours")
         body = await json_body(request)
@@ -339,6 +420,35 @@ def create_app(ctx: WebContext) -> FastAPI:
         return player, bet, coins
 
     return app
+
+
+def _client(request: Request) -> str:
+    """The client's address: the connection's, or the trusted proxy's word for it (uvicorn sets it only then)."""
+    return request.client.host if request.client else "?"
+
+
+def _try_pin(guard: PinGuard, pin: str, pin_hash: str) -> tuple[bool | None, float]:
+    """On the PIN worker: right or wrong (``None``: locked meanwhile), and the lockout that follows, in seconds."""
+    if (wait := guard.wait()) > 0:
+        return None, wait
+    if check_pin(pin, pin_hash):
+        guard.succeeded()
+        return True, 0.0
+    return False, guard.failed()
+
+
+class _SlotStream(StreamingResponse):
+    """A live stream that gives its slot back when it ends, however it ends (a phone gone, the server stopping)."""
+
+    def __init__(self, give_back: Callable[[], None], *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._give_back = give_back
+
+    async def __call__(self, scope: AsgiScope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._give_back()
 
 
 def _display_png(screen: Screen) -> bytes:

@@ -26,7 +26,7 @@ from ..devices.camera import CameraError
 from ..vision.annotate import annotate
 from ..vision.dataset import DatasetError, RollFolder
 from ..vision.reader import Reading
-from .http import Refusal, error, handle_refusals, jpeg, json_body, over_budget, serve_static, static_text
+from .http import Guarded, Refusal, error, handle_refusals, jpeg, json_body, over_budget, serve_static, static_text
 from .security import RateLimiter
 
 KEY_HEADER = "x-capture-key"
@@ -95,7 +95,7 @@ class CaptureSession:
 
 
 def create_capture_app(session: CaptureSession) -> FastAPI:
-    app = FastAPI(title="fantan-table capture", docs_url=None, redoc_url=None)
+    app = FastAPI(title="fantan-table capture", docs_url=None, redoc_url=None, openapi_url=None)
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -107,12 +107,13 @@ def create_capture_app(session: CaptureSession) -> FastAPI:
                 return error(403, "this page needs the link printed by fantan-table capture: open it again")
         return await call_next(request)
 
+    app.add_middleware(Guarded)  # added last, so outermost: its headers go on every answer, the guard's too
     handle_refusals(app)
     serve_static(app)
 
     @app.get("/", response_class=HTMLResponse)
     async def page() -> Response:
-        return HTMLResponse(static_text("capture.html"), headers={"Cache-Control": "no-store"})
+        return HTMLResponse(static_text("capture.html"))
 
     @app.get("/api/rolls")
     async def rolls() -> dict[str, Any]:

@@ -5,34 +5,95 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from dataclasses import dataclass
+from pathlib import Path
 
 import uvicorn
 from fastapi import FastAPI
 
 from ..table.wiring.banker_pin import banker_pin_hash
+from ..table.wiring.config import Config
 from ..table.wiring.owner import Owner
 from .app import WebContext
-from .security import Keys, RateLimiter, load_secret
+from .connections import (
+    HEAD_SECONDS,
+    KEEPALIVE_SECONDS,
+    MAX_CONNECTIONS_PER_ADDRESS,
+    ConnectionCount,
+    connection_cap,
+    guarded_protocol,
+)
+from .security import PinGuard
 
 
-def web_context(owner: Owner, configured_pin_hash: str, simulated: bool) -> tuple[WebContext, str | None]:
-    """The page's keys and limits; also a new banker PIN to announce when the table had to make one up."""
+@dataclass(frozen=True)
+class Listen:
+    """Where and how the page is served: ``[web]`` of the config, as the server needs it."""
+
+    host: str
+    port: int
+    trusted_proxy: str = ""
+    tls_certificate: str = ""
+    tls_key: str = ""
+
+    @property
+    def scheme(self) -> str:
+        return "https" if self.tls_certificate else "http"
+
+
+def listen_on(config: Config) -> Listen:
+    return Listen(
+        config.web_host, config.web.port, config.web.trusted_proxy, config.web.tls_certificate, config.web.tls_key
+    )
+
+
+def web_context(
+    owner: Owner, configured_pin_hash: str, simulated: bool, listen: Listen, api_description: bool = False
+) -> tuple[WebContext, Path | None]:
+    """The page's keys and limits; also the file holding a new banker PIN when the table had to make one up.
+
+    The players' links start with ``ctx.base_url``, which is set once the server listens (see :func:`base_url`).
+    """
     state_dir = owner.night.state_dir
-    pin_hash, new_pin = banker_pin_hash(configured_pin_hash, state_dir)
-    keys = Keys(load_secret(state_dir), pin_hash)
+    pin_hash, new_pin_file = banker_pin_hash(configured_pin_hash, state_dir)
     ctx = WebContext(
         owner,
-        keys,
+        pin_hash,
         simulated,
-        requests=RateLimiter(rate=20, burst=60),
-        logins=RateLimiter(rate=5 / 60, burst=5),
+        guard=PinGuard(state_dir),
+        secure_cookies=bool(listen.tls_certificate),
+        api_description=api_description,
     )
-    return ctx, new_pin
+    return ctx, new_pin_file
 
 
 class WebServer:
-    def __init__(self, app: FastAPI, host: str, port: int) -> None:
-        config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
+    def __init__(self, app: FastAPI, listen: Listen, head_seconds: float = HEAD_SECONDS) -> None:
+        behind_proxy = bool(listen.trusted_proxy)
+        count = ConnectionCount(
+            connection_cap(),
+            # behind a proxy every connection comes from the proxy's address: only the total cap applies
+            per_address=connection_cap() if behind_proxy else MAX_CONNECTIONS_PER_ADDRESS,
+        )
+        config = uvicorn.Config(
+            app,
+            host=listen.host,
+            port=listen.port,
+            log_level="warning",
+            access_log=False,
+            http=guarded_protocol(count, head_seconds),
+            ws="none",
+            timeout_keep_alive=KEEPALIVE_SECONDS,
+            proxy_headers=behind_proxy,
+            forwarded_allow_ips=listen.trusted_proxy or None,
+            server_header=False,
+            ssl_certfile=listen.tls_certificate or None,
+            ssl_keyfile=listen.tls_key or None,
+        )
+        try:
+            config.load()  # here, not on the server's thread: a bad certificate or key is said at once
+        except (OSError, ValueError) as exc:
+            raise OSError(f"the page cannot serve HTTPS with [web] tls_certificate and tls_key: {exc}") from None
         self._server = uvicorn.Server(config)
         self._thread = threading.Thread(target=self._server.run, name="web", daemon=True)
 
@@ -52,6 +113,12 @@ class WebServer:
     def stop(self) -> None:
         self._server.should_exit = True
         self._thread.join(timeout=5)
+
+
+def base_url(configured: str, listen: Listen, port: int) -> str:
+    """The start of every link the page gives out: the config's, or this machine's own address, never what a
+    request's Host header claims (anyone can send any Host)."""
+    return configured.rstrip("/") or f"{listen.scheme}://{address_for_phones(listen.host)}:{port}"
 
 
 def address_for_phones(host: str) -> str:

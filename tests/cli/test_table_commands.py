@@ -91,3 +91,37 @@ def test_a_resumed_simulated_night_does_not_roll_the_first_dice_again(tmp_path: 
     assert again.returncode == 0, again.stderr
     assert "SHAKEN?" not in again.stdout, again.stdout
     assert "round 2, showing" in again.stdout
+
+
+def test_a_made_up_pin_is_written_to_a_private_file_and_never_printed(tmp_path: Path) -> None:
+    done = run_table(config_file(tmp_path), "quit\n")
+    assert done.returncode == 0, done.stderr
+    told = tmp_path / "state" / "first-banker-pin.txt"
+    pin = told.read_text().strip()
+    assert len(pin) == 6 and pin.isdigit() and told.stat().st_mode & 0o777 == 0o600
+    assert str(told) in done.stderr and pin not in done.stdout + done.stderr
+
+
+def test_a_malformed_pin_hash_in_the_state_folder_stops_the_start_with_what_to_do(tmp_path: Path) -> None:
+    (tmp_path / "state").mkdir()
+    (tmp_path / "state" / "banker-pin").write_text("scrypt$0$0")
+    done = run_table(config_file(tmp_path), "quit\n")
+    assert done.returncode == 2 and "does not hold a PIN hash: delete it" in done.stderr
+
+
+def test_a_malformed_pin_hash_in_the_config_stops_the_start(tmp_path: Path) -> None:
+    config = config_file(tmp_path)
+    config.write_text(config.read_text().replace("port = 0\n", 'port = 0\nbanker_pin_hash = "scrypt$0$0"\n'))
+    done = run_table(config, "quit\n")
+    assert done.returncode == 2 and "not a PIN hash" in done.stderr
+
+
+def test_pin_hash_refuses_a_pin_shorter_than_six(tmp_path: Path) -> None:
+    short = subprocess.run(
+        [sys.executable, "-m", "fantan_table", "pin-hash"], input="12345\n", capture_output=True, text=True
+    )
+    assert short.returncode == 2 and "at least 6" in short.stderr
+    made = subprocess.run(
+        [sys.executable, "-m", "fantan_table", "pin-hash"], input="123456\n", capture_output=True, text=True
+    )
+    assert made.returncode == 0 and made.stdout.startswith('banker_pin_hash = "scrypt$')

@@ -20,9 +20,9 @@ from fantan_table.table.wiring.owner import Owner
 from fantan_table.table.wiring.runner import TableRunner
 from fantan_table.vision.profile import Profile
 from fantan_table.web.app import CSRF_COOKIE, WebContext, create_app
-from fantan_table.web.security import Keys, RateLimiter
+from fantan_table.web.security import PinGuard, RateLimiter, new_player_token
 
-PIN = "2468"
+PIN = "246813"
 GAME = GameConfig(
     players=(Player("Ann", Suit.SUNS), Player("Bob", Suit.MOONS), Player("Cy", Suit.CROWNS)),
     variants=Variant.ALL,
@@ -39,7 +39,7 @@ class Rig:
         return self.ctx.owner.night.table
 
     def token(self, player: str) -> str:
-        return self.ctx.keys.player_token(player)
+        return player_token(self.ctx, player)
 
     def post(self, path: str, body: Any = None, player: str | None = None, csrf: bool = True, raw: str | None = None):
         headers = {}
@@ -64,16 +64,30 @@ def make_context(state_dir: Path, runner_devices: bool, requests: RateLimiter | 
     if runner_devices:
         devices = open_devices(replace(load_config(None, "sim"), debounce_ms=0))
         runner = TableRunner(table, devices, Profile(), still_frames=2)
-    keys = Keys(b"k" * 32, hash_pin(PIN, b"s" * 16))
     owner = Owner(Night(state_dir, table, runner))
     owner.start()
-    return WebContext(
+    ctx = WebContext(
         owner,
-        keys,
+        PIN_HASH,
         simulated=runner_devices,
+        guard=PinGuard(state_dir),
         requests=requests or RateLimiter(rate=10_000, burst=10_000),
-        logins=RateLimiter(rate=5 / 60, burst=5),
+        base_url="http://table.test:8080",
     )
+    for player in GAME.players:
+        token, digest = new_player_token()
+        owner.submit(lambda night, name=player.name, digest=digest: night.table.link(name, digest)).result()
+        TOKENS[(id(ctx), player.name)] = token
+    return ctx
+
+
+TOKENS: dict[tuple[int, str], str] = {}
+"""Each player's link token, by page and player: the journal keeps only hashes, as on a real night."""
+PIN_HASH = hash_pin(PIN, b"s" * 16)
+
+
+def player_token(ctx: WebContext, player: str) -> str:
+    return TOKENS[(id(ctx), player)]
 
 
 @pytest.fixture

@@ -19,9 +19,9 @@ from playwright.sync_api import Browser, Page, expect, sync_playwright
 
 from fantan_table.vision.dataset import read_labels
 from fantan_table.web.app import create_app
-from fantan_table.web.server import WebServer
+from fantan_table.web.server import Listen, WebServer, base_url
 
-from .conftest import PIN, close_context, make_context
+from .conftest import PIN, close_context, make_context, player_token
 
 CHROMIUM = os.environ.get("FANTAN_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
@@ -39,9 +39,11 @@ FLAGS = [
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, object]]:
     ctx = make_context(tmp_path / "state", runner_devices=True)
-    web = WebServer(create_app(ctx), "127.0.0.1", 0)
+    listen = Listen("127.0.0.1", 0)
+    web = WebServer(create_app(ctx), listen)
     web.start()
-    yield f"http://127.0.0.1:{web.port}", ctx
+    ctx.base_url = base_url("", listen, web.port)
+    yield ctx.base_url, ctx
     web.stop()
     close_context(ctx)
 
@@ -60,17 +62,31 @@ def tap(page: Page, zone: str) -> None:
     page.locator(f'[data-zone="{zone}"]').click(position={"x": 6, "y": 18})
 
 
+def watch_for_refusals(page: Page, refused: list[str]) -> None:
+    """Note what the browser refused to run or load (the page's Content-Security-Policy at work)."""
+    page.on("console", lambda m: refused.append(m.text) if m.type == "error" and "Refused" in m.text else None)
+
+
 def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     url, ctx = server
     banker = browser.new_page(viewport={"width": 1100, "height": 900})
+    refused: list[str] = []
+    watch_for_refusals(banker, refused)
     banker.goto(url)
     banker.fill("#pin", PIN)
     banker.click("#login button")
     expect(banker.locator("#banker-tools")).to_be_visible()
     expect(banker.locator("#sim")).to_be_visible()
 
+    banker.click("#links summary")
+    banker.click('#link-list button[data-link="Bob"]')
+    expect(banker.locator("#link-list .qr svg")).to_have_count(1)
+    bob_link = banker.locator("#link-list a").get_attribute("href")
+    assert bob_link is not None and bob_link.startswith(f"{url}/?player=")
+
     phone = browser.new_page(viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    phone.goto(f"{url}/?player={ctx.keys.player_token('Ann')}")
+    watch_for_refusals(phone, refused)
+    phone.goto(f"{url}/?player={player_token(ctx, 'Ann')}")
     expect(phone.locator("#who")).to_contain_text("You are Ann")
     tap(phone, "number:1")
     tap(phone, "number:1")
@@ -107,6 +123,7 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     expect(banker.locator("#leds .led.on")).to_have_count(1)
     expect(phone.locator(f'rect.tile.lit[data-tile="{record.report.open_number}"]')).to_have_count(1)
     phone.screenshot(path=str(ARTIFACTS / "phone-result.png"), full_page=True)
+    assert refused == []
 
 
 def test_rolls_captured_from_a_phone(tmp_path: Path, browser: Browser) -> None:

@@ -20,7 +20,7 @@ from fantan_table.table.core.journal import Journal
 from fantan_table.table.core.state import TableState
 from fantan_table.web.app import CSRF_COOKIE, create_app
 
-from .conftest import PIN, close_context, make_context
+from .conftest import PIN, close_context, make_context, player_token
 
 BETS = [str(b) for b in all_positions()] + ["number:9", "side:0-3", "", "corner:", "strong-side:1>1"]
 json_values = st.recursive(
@@ -35,6 +35,7 @@ bodies = st.one_of(
     ),
     st.fixed_dictionaries({"values": st.lists(st.integers(-1, 7), max_size=5) | st.text(max_size=5)}),
     st.fixed_dictionaries({"pin": st.sampled_from([PIN, "0000", ""]) | st.integers()}),
+    st.fixed_dictionaries({"player": st.sampled_from(["Ann", "Bob", "Zed", ""]) | json_values}),
     st.fixed_dictionaries({"players": json_values, "starting_dollars": st.integers(-5, 100), "abandon": st.booleans()}),
     json_values,
 )
@@ -48,6 +49,8 @@ requests = st.tuples(
             "/api/banker/login",
             "/api/banker/logout",
             "/api/banker/game",
+            "/api/banker/players/link",
+            "/api/banker/players/unlink",
             "/api/sim/press",
             "/api/sim/lift",
             "/api/nowhere",
@@ -85,7 +88,7 @@ def test_no_request_sequence_corrupts_the_ledger(tmp_path_factory, sequence) -> 
             if with_csrf:
                 headers["X-CSRF-Token"] = client.cookies.get(CSRF_COOKIE) or ""
             if player is not None:
-                headers["X-Player-Token"] = ctx.keys.player_token(player) if player != "forged" else "f" * 32
+                headers["X-Player-Token"] = player_token(ctx, player) if player != "forged" else "f" * 32
             content = body if isinstance(body, bytes) else json.dumps(body)
             reply = client.post(path, content=content, headers=headers)
             assert reply.status_code in (200, 400, 401, 403, 404, 409, 429), (path, body, reply.text)

@@ -80,6 +80,15 @@ class WebConfig:
     host: str
     port: int
     banker_pin_hash: str
+    base_url: str
+    trusted_proxy: str
+    tls_certificate: str
+    tls_key: str
+    api_description: bool
+
+    @property
+    def tls(self) -> bool:
+        return bool(self.tls_certificate)
 
 
 @dataclass(frozen=True)
@@ -285,7 +294,40 @@ KEYS: Final = declare(
         "banker_pin_hash",
         str,
         "",
-        "The banker's PIN, hashed; `fantan-table run` asks for one at first start when this is empty.",
+        "The banker's PIN, hashed (`fantan-table pin-hash` makes it). Empty: the table makes up a PIN at its first "
+        "start and writes it to a file only its own user can read (the path is printed).",
+    ),
+    Key(
+        "web",
+        "base_url",
+        str,
+        "",
+        "The start of the players' links and QR codes, e.g. http://fantan.local:8080. "
+        "Empty: this machine's own address and port.",
+    ),
+    Key(
+        "web",
+        "trusted_proxy",
+        str,
+        "",
+        "The address of a reverse proxy in front of the page, whose X-Forwarded-For header is believed. "
+        "Empty: no proxy, and that header is ignored (anyone could send it).",
+    ),
+    Key(
+        "web",
+        "tls_certificate",
+        str,
+        "",
+        "Serve the page over HTTPS with this certificate (PEM); cookies are then marked Secure. "
+        "Needs tls_key. See the README's 'HTTPS on the Pi'.",
+    ),
+    Key("web", "tls_key", str, "", "The private key (PEM) of tls_certificate, readable by the table's user only."),
+    Key(
+        "web",
+        "api_description",
+        bool,
+        False,
+        "Serve the API's description at /openapi.json (for people extending the table); off on a game night.",
     ),
     Key(
         "game",
@@ -419,6 +461,12 @@ def load_config(path: Path | None, hardware: Hardware | None = None) -> Config:
     web = values("web")
     if web["banker_pin_hash"] and not valid_pin_hash(web["banker_pin_hash"]):
         raise ConfigFileError(f"{where}: [web] banker_pin_hash: not a PIN hash: make one with 'fantan-table pin-hash'")
+    if bool(web["tls_certificate"]) != bool(web["tls_key"]):
+        raise ConfigFileError(f"{where}: [web] tls_certificate and tls_key go together: give both, or neither")
+    for name in ("tls_certificate", "tls_key"):
+        web[name] = _relative_to(path, web[name]) if web[name] else ""
+    if web["base_url"] and not web["base_url"].startswith(("http://", "https://")):
+        raise ConfigFileError(f"{where}: [web] base_url must start with http:// or https:// (got {web['base_url']!r})")
     buttons, leds = values("panel.buttons"), values("panel.leds")
     try:
         pins = PinMap(buttons={b: buttons[b.value] for b in ButtonName}, leds={led: leds[led.value] for led in LedName})

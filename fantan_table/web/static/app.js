@@ -304,13 +304,30 @@ document.getElementById("override").addEventListener("submit", (e) => {
   const values = document.getElementById("dice").value.trim().split(/[\s,]+/).map(Number);
   send("/api/banker/dice", { values });
 });
-document.getElementById("links").addEventListener("toggle", async (e) => {
-  if (!e.target.open) return;
+// -- player links: each shown once, when made (the table keeps only a hash of it) --------------------------
+async function showLinks(made) {
   const response = await fetch("/api/banker/players");
   if (!response.ok) return;
-  const links = await response.json();
-  document.getElementById("link-list").innerHTML = links.map((l) =>
-    `<div class="link"><strong>${escapeHtml(l.name)}</strong> <a href="${l.link}">${escapeHtml(l.link)}</a><div class="qr">${l.qr_svg}</div></div>`).join("");
+  const players = await response.json();
+  document.getElementById("link-list").innerHTML = players.map((p) => {
+    const fresh = made && made.name === p.name
+      ? `<a href="${escapeHtml(made.link)}">${escapeHtml(made.link)}</a><div class="qr">${made.qr_svg}</div>`
+      : `<small class="hint">${p.linked ? "has a link" : "no link yet"}</small>`;
+    const end = p.linked ? ` <button type="button" data-unlink="${escapeHtml(p.name)}">End link</button>` : "";
+    return `<div class="link"><strong>${escapeHtml(p.name)}</strong> ` +
+      `<button type="button" data-link="${escapeHtml(p.name)}">${p.linked ? "New link" : "Make link"}</button>${end}${fresh}</div>`;
+  }).join("");
+}
+document.getElementById("links").addEventListener("toggle", (e) => { if (e.target.open) showLinks(null); });
+document.getElementById("link-list").addEventListener("click", async (e) => {
+  const button = e.target.closest("button");
+  if (!button) return;
+  if (button.dataset.link) {
+    const made = await send("/api/banker/players/link", { player: button.dataset.link });
+    if (made) showLinks(made);
+  } else if (button.dataset.unlink) {
+    if (await send("/api/banker/players/unlink", { player: button.dataset.unlink })) showLinks(null);
+  }
 });
 document.getElementById("setup").addEventListener("submit", (e) => {
   e.preventDefault();
