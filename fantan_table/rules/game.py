@@ -126,6 +126,20 @@ def is_bankrupt(balance_cents: int) -> bool:
     return balance_cents < COIN_CENTS
 
 
+class ShortBank(enum.Enum):
+    """The house rule for a bank (a house bank, or a player banking) that holds less than a round's wins.
+
+    The rule document's variant says the banker "must pay out winnings"; what a bank that cannot is left to
+    the house. Either way the bank is then bankrupt: a house bank ends the game, a banking player hands the
+    bank on and can no longer bet."""
+
+    OWES = "owes"
+    """Every win is paid in full; the bank's balance goes below zero: what it owes the winners."""
+    IN_PROPORTION = "in-proportion"
+    """The bank pays what it holds (its balance and the round's losses), shared among the winners in proportion
+    to their wins, to the cent; it ends at zero and the rest of the wins go unpaid."""
+
+
 @dataclass(frozen=True)
 class GameConfig:
     players: tuple[Player, ...]
@@ -133,6 +147,7 @@ class GameConfig:
     variants: Variant = Variant.NONE
     banker: BankerMode = HouseScorer()
     end: EndCondition = UntilRaid()
+    short_bank: ShortBank = ShortBank.OWES
 
     def __post_init__(self) -> None:
         players = self.players
@@ -196,6 +211,8 @@ class PlayerSettlement:
     results: tuple[BetResult, ...]
     balance_before_cents: int
     balance_after_cents: int
+    unpaid_cents: int = 0
+    """Won by the bets but not paid: the bank held too little and paid in proportion (:class:`ShortBank`)."""
 
     @property
     def delta_cents(self) -> int:
@@ -213,6 +230,19 @@ class RoundReport:
     players: tuple[PlayerSettlement, ...]
     banker_delta_cents: int
     voided: bool = False
+    bank_after_cents: int | None = None
+    """The bank's balance after the round (the house bank's, or the banking player's); ``None`` when the house
+    only keeps score. Below zero, the bank owes the winners that much."""
+
+    @property
+    def unpaid_cents(self) -> int:
+        """Wins the bank could not pay this round (only when it pays in proportion)."""
+        return sum(s.unpaid_cents for s in self.players)
+
+    @property
+    def bank_short(self) -> bool:
+        """The bank could not pay this round's wins from what it held: it is bankrupt."""
+        return self.unpaid_cents > 0 or (self.bank_after_cents is not None and self.bank_after_cents < 0)
 
     def net(self, settlement: PlayerSettlement) -> tuple[int, int]:
         """A player's change and balance after the round, the bank's take included when that player banked."""
@@ -336,13 +366,13 @@ class Game:
         """Pay and collect every wager of the round for ``open_number``; ``at`` is now, for a time limit."""
         self._check(Action.SETTLE)
         check_open_number(open_number)
-        settlements = []
-        for player in self.players:
-            name = player.name
-            results = settle_wagers(self.wagers(name), open_number)
-            before = self._balances[name]
-            after = before + sum(r.delta_cents for r in results)
-            settlements.append(PlayerSettlement(name, results, before, after))
+        results = {p.name: settle_wagers(self.wagers(p.name), open_number) for p in self.players}
+        won = {name: sum(r.delta_cents for r in res) for name, res in results.items()}
+        paid = self._what_the_bank_pays(won)
+        settlements = [
+            PlayerSettlement(name, res, self._balances[name], self._balances[name] + paid[name], won[name] - paid[name])
+            for name, res in results.items()
+        ]
         banker_delta = -sum(s.delta_cents for s in settlements)
         for s in settlements:
             self._balances[s.player] = s.balance_after_cents
@@ -350,7 +380,9 @@ class Game:
             self._balances[self.banker] += banker_delta
         elif self.house_cents is not None:
             self.house_cents += banker_delta
-        report = RoundReport(self.round, open_number, self.banker, tuple(settlements), banker_delta)
+        report = RoundReport(
+            self.round, open_number, self.banker, tuple(settlements), banker_delta, bank_after_cents=self.bank_cents
+        )
         self.rounds_played += 1
         self._rounds_banked += 1
         self._finish_round(Action.SETTLE, report, at)
@@ -362,9 +394,43 @@ class Game:
         settlements = tuple(
             PlayerSettlement(p.name, (), self._balances[p.name], self._balances[p.name]) for p in self.players
         )
-        report = RoundReport(self.round, None, self.banker, settlements, 0, voided=True)
+        report = RoundReport(
+            self.round, None, self.banker, settlements, 0, voided=True, bank_after_cents=self.bank_cents
+        )
         self._finish_round(Action.VOID, report, at)
         return report
+
+    @property
+    def bank_cents(self) -> int | None:
+        """What the bank holds now: the house bank's balance or the banking player's; ``None`` when the house
+        only keeps score (it pays every win, from nothing)."""
+        if self.banker is not None:
+            return self._balances[self.banker]
+        return self.house_cents
+
+    def _what_the_bank_pays(self, won: Mapping[str, int]) -> dict[str, int]:
+        """Each player's change this round: their bets' net, or less when the bank is short and pays in proportion.
+
+        Losses are collected first; the wins are then paid from the bank's balance and those losses. In
+        proportion, each winner gets their share of what the bank holds, rounded down to the cent; the cents
+        left go one each to the largest remainders (ties: in seat order), so exactly what it holds is paid.
+        """
+        paid = dict(won)
+        owed = sum(c for c in won.values() if c > 0)
+        bank = self.bank_cents
+        if bank is None or self.config.short_bank is ShortBank.OWES or owed == 0:
+            return paid
+        holds = max(0, bank + sum(-c for c in won.values() if c < 0))
+        if holds >= owed:
+            return paid
+        winners = [name for name, c in won.items() if c > 0]
+        shares = {name: divmod(won[name] * holds, owed) for name in winners}
+        for name in winners:
+            paid[name] = shares[name][0]
+        left = holds - sum(paid[name] for name in winners)
+        for name in sorted(winners, key=lambda n: -shares[n][1])[:left]:  # sorted() is stable: seat order in ties
+            paid[name] += 1
+        return paid
 
     def _finish_round(self, action: Action, report: RoundReport, at: datetime | None) -> None:
         self._move(action)

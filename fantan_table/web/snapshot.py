@@ -6,7 +6,7 @@ from typing import Any
 
 from ..devices.display.screens import Screen, text_lines
 from ..rules.bets import all_positions, format_variants
-from ..rules.game import HOUSE_COLUMN
+from ..rules.game import HOUSE_COLUMN, is_bankrupt
 from ..rules.settlement import MAX_COINS_PER_ROUND
 from ..table.core.codec import reading_to_json
 from ..table.core.state import TableState
@@ -32,6 +32,7 @@ def snapshot(
                 "name": p.name,
                 "suit": p.suit.value,
                 "balance_cents": game.balance(p.name),
+                "bankrupt": is_bankrupt(game.balance(p.name)),
                 "can_bet": game.can_bet(p.name),
                 "is_banker": p.name == game.banker,
                 "coins": [{"bet": str(w.bet), "coins": w.coins} for w in wagers],

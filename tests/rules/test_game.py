@@ -18,6 +18,7 @@ from fantan_table.rules import (
     Player,
     RotatingBanker,
     SecondLastBankrupt,
+    ShortBank,
     Stage,
     StakeError,
     Suit,
@@ -232,6 +233,57 @@ def test_rotating_banker_goes_bankrupt():
     play(g, 0, {"Steve": [(Bet.number(0), 1)]})
     assert g.balances == {"Colin": -100, "Steve": 500}
     assert g.end_reason is EndReason.BANKER_BANKRUPT
+
+
+# -- a bank that holds less than the wins ---------------------------------------------------------------------
+def test_a_short_house_bank_owes_by_default_and_is_bankrupt():
+    g = game(banker=HouseBank(2000), end=AfterRounds(10))
+    report = play(g, 0, {"Colin": [(Bet.number(0), 5)], "Steve": [(Bet.number(0), 5)]})  # $30 of wins from $20
+    assert report.bank_after_cents == -1000 and report.bank_short and report.unpaid_cents == 0
+    assert g.balances == {"Colin": 6500, "Steve": 6500} and g.end_reason is EndReason.BANKER_BANKRUPT
+
+
+def test_a_short_house_bank_in_proportion_pays_what_it_holds():
+    g = game(banker=HouseBank(2000), end=AfterRounds(10), short_bank=ShortBank.IN_PROPORTION)
+    report = play(g, 0, {"Colin": [(Bet.number(0), 5)], "Steve": [(Bet.number(0), 1)]})  # wins $15 + $3 from $20
+    assert [(s.delta_cents, s.unpaid_cents) for s in report.players] == [(1500, 0), (300, 0)]  # $18 <= $20: all paid
+    assert g.house_cents == 200 and not report.bank_short and not g.is_over
+    g = game(banker=HouseBank(1000), end=AfterRounds(10), short_bank=ShortBank.IN_PROPORTION)
+    report = play(g, 0, {"Colin": [(Bet.number(0), 5)], "Steve": [(Bet.number(1), 1)]})  # $15 won; $10 + $1 held
+    assert [(s.delta_cents, s.unpaid_cents) for s in report.players] == [(1100, 400), (-100, 0)]
+    assert g.house_cents == 0 and g.balances == {"Colin": 6100, "Steve": 4900}
+
+
+def test_cents_left_by_proportion_go_to_the_largest_remainders_in_seat_order():
+    players = (COLIN, STEVE, DEAN)
+    g = game(players=players, banker=HouseBank(100), end=AfterRounds(10), short_bank=ShortBank.IN_PROPORTION)
+    report = play(g, 0, {name: [(Bet.number(0), 1)] for name in ("Colin", "Steve", "Dean")})  # $9 won, $1 held
+    assert [s.delta_cents for s in report.players] == [34, 33, 33] and g.house_cents == 0
+
+
+def test_a_short_rotating_banker_owes_and_hands_the_bank_on():
+    g = game(players=(COLIN, STEVE, DEAN), starting_balance_cents=500, banker=RotatingBanker(3))
+    report = play(g, 0, {"Steve": [(Bet.number(0), 5)], "Dean": [(Bet.number(0), 5)]})  # Colin banks $5 against $30
+    assert report.bank_after_cents == -2500 and report.bank_short and g.balances["Colin"] == -2500
+    assert g.banker == "Steve" and not g.can_bet("Colin")
+
+
+def test_a_short_rotating_banker_in_proportion_pays_all_it_has():
+    g = game(
+        players=(COLIN, STEVE, DEAN),
+        starting_balance_cents=500,
+        banker=RotatingBanker(3),
+        short_bank=ShortBank.IN_PROPORTION,
+    )
+    report = play(g, 0, {"Steve": [(Bet.number(0), 5)], "Dean": [(Bet.number(0), 5)]})
+    assert [s.delta_cents for s in report.players if s.player != "Colin"] == [250, 250]
+    assert report.unpaid_cents == 2500 and g.balances["Colin"] == 0 and g.banker == "Steve"
+
+
+def test_the_house_that_only_keeps_score_pays_every_win_whatever_the_rule():
+    g = game(short_bank=ShortBank.IN_PROPORTION)
+    report = play(g, 0, {"Colin": [(Bet.number(0), 5)]})
+    assert report.bank_after_cents is None and not report.bank_short and g.balances["Colin"] == 6500
 
 
 def test_police_raid_ends_at_once_and_can_resume():

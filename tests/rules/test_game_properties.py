@@ -14,6 +14,7 @@ from fantan_table.rules import (
     Player,
     RotatingBanker,
     RulesError,
+    ShortBank,
     Stage,
     Suit,
     Variant,
@@ -36,10 +37,11 @@ class FanTanNight(RuleBasedStateMachine):
         start=st.integers(100, 3000),
         banker=banker_modes,
         variants=st.sampled_from([Variant.NONE, Variant.ALL, Variant.CORNERS | Variant.STRONG]),
+        short_bank=st.sampled_from(ShortBank),
     )
-    def setup(self, n, start, banker, variants):
+    def setup(self, n, start, banker, variants, short_bank):
         players = tuple(Player(NAMES[i], list(Suit)[i]) for i in range(n))
-        self.game = Game(GameConfig(players, start, variants, banker))
+        self.game = Game(GameConfig(players, start, variants, banker, short_bank=short_bank))
         self.money = n * start + (self.game.house_cents or 0)
         self.house_result = 0  # what the scorer's unlimited house has won
 
@@ -101,11 +103,23 @@ class FanTanNight(RuleBasedStateMachine):
             p.name: g.balance(p.name) + sum(delta_cents(str(w.bet), w.coins, open_number) for w in g.wagers(p.name))
             for p in g.players
         }
-        banker = g.banker
+        banker, bank = g.banker, g.bank_cents
         report = g.settle(open_number)
         assert sum(s.delta_cents for s in report.players) + report.banker_delta_cents == 0
         for s in report.players:
-            assert s.balance_after_cents == expected[s.player]
+            assert s.balance_after_cents + s.unpaid_cents == expected[s.player]
+            assert s.unpaid_cents >= 0 and (s.unpaid_cents == 0 or s.delta_cents >= 0)  # only winners go unpaid
+        if report.unpaid_cents:  # short, in proportion: it paid all it held, each winner their share to a cent
+            assert g.config.short_bank is ShortBank.IN_PROPORTION and report.bank_after_cents == 0
+            won = {
+                s.player: s.delta_cents + s.unpaid_cents for s in report.players if s.delta_cents + s.unpaid_cents > 0
+            }
+            held = sum(s.delta_cents for s in report.players if s.player in won)
+            for name, cents in won.items():
+                paid = next(s.delta_cents for s in report.players if s.player == name)
+                assert abs(paid - cents * held / sum(won.values())) < 1
+        elif bank is not None and g.config.short_bank is ShortBank.IN_PROPORTION:
+            assert report.bank_after_cents is not None and report.bank_after_cents >= min(0, bank)
         if banker is not None:
             assert report.banker == banker
             assert not any(s.results for s in report.players if s.player == banker)

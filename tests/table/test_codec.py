@@ -50,6 +50,7 @@ from fantan_table.rules.game import (
     Player,
     RotatingBanker,
     SecondLastBankrupt,
+    ShortBank,
     Suit,
     UntilRaid,
 )
@@ -215,3 +216,10 @@ def test_what_the_reader_said_reaches_the_record_whole() -> None:
             die.problem,
         )
         assert (seen.box.center, seen.box.size, seen.box.angle) == die.box
+
+
+def test_a_game_whose_bank_pays_in_proportion_goes_through_the_journal() -> None:
+    config = GameConfig(PLAYERS, banker=HouseBank(1000), short_bank=ShortBank.IN_PROPORTION)
+    kind, data = encode_event(Setup(config, "reroll"))
+    assert data["game"]["short_bank"] == "in-proportion"
+    assert decode_event(kind, json.loads(json.dumps(data))) == Setup(config, "reroll")

@@ -362,3 +362,26 @@ def test_a_pin_being_checked_does_not_hold_up_other_phones(rig: Rig, monkeypatch
     answered.set()
     login.join(timeout=20)
     assert checked == [True]
+
+
+def test_a_short_bank_pays_in_proportion_and_the_page_says_so(rig: Rig) -> None:
+    rig.login()
+    setup = {
+        "players": [{"name": "Ann", "suit": "suns"}, {"name": "Bob", "suit": "moons"}],
+        "banker": "house-bank",
+        "house_bank_dollars": 5,
+        "short_bank": "in-proportion",
+        "abandon": True,
+    }
+    assert rig.post("/api/banker/game", setup).status_code == 200
+    link = rig.post("/api/banker/players/link", {"player": "Ann"}).json()["link"]
+    ann = link.partition("?player=")[2]
+    assert rig.post("/api/bets", {"bet": "number:1", "coins": 5}, player=ann).status_code == 200
+    rig.post("/api/banker/action", {"action": "close"})
+    last = rig.post("/api/banker/dice", {"values": [1, 0, 0, 0]}).json()["last_round"]
+    assert [(p["player"], p["delta_cents"], p["unpaid_cents"]) for p in last["players"]] == [
+        ("Ann", 500, 1000),
+        ("Bob", 0, 0),
+    ]
+    assert last["bank_after_cents"] == 0 and "$10.00 of wins went unpaid" in last["bank_short"]
+    assert rig.post("/api/banker/action", {"action": "next"}).json()["over"] == "the bank is bankrupt"

@@ -55,6 +55,7 @@ from ...rules.game import (
     Player,
     RotatingBanker,
     SecondLastBankrupt,
+    ShortBank,
     Suit,
     UntilRaid,
 )
@@ -85,13 +86,18 @@ def game_to_json(config: GameConfig) -> dict[str, Any]:
             end = {"kind": "time", "deadline": deadline.isoformat()}
         case other:
             end = {"kind": next(k for k, v in _SIMPLE_ENDS.items() if v == other)}
-    return {
+    data = {
         "players": [{"name": p.name, "suit": p.suit.value} for p in config.players],
         "starting_balance_cents": config.starting_balance_cents,
         "variants": format_variants(config.variants),
         "banker": banker,
         "end": end,
     }
+    if (
+        config.short_bank is not ShortBank.OWES
+    ):  # the rule before there was a choice: its nights' rows stay as they were
+        data["short_bank"] = config.short_bank.value
+    return data
 
 
 def game_from_json(data: dict[str, Any]) -> GameConfig:
@@ -117,6 +123,7 @@ def game_from_json(data: dict[str, Any]) -> GameConfig:
         variants=parse_variants(data["variants"]),
         banker=banker,
         end=end,
+        short_bank=ShortBank(data.get("short_bank", ShortBank.OWES.value)),  # nights from before the rule: owes
     )
 
 

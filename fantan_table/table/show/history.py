@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 from typing import Any, TextIO
 
-from ...rules.game import ScoringTable
+from ...rules.game import RoundReport, ScoringTable
 from ...rules.money import format_cents, format_delta
 from ..core.codec import frame_to_json, reading_to_json
 from ..core.state import RoundRecord
@@ -46,11 +46,14 @@ def round_json(record: RoundRecord) -> dict[str, Any]:
                 "delta_cents": delta,
                 "balance_before_cents": s.balance_before_cents,
                 "balance_after_cents": after,
+                "unpaid_cents": s.unpaid_cents,
             }
             for s in report.players
             for delta, after in [report.net(s)]
         ],
         "banker_delta_cents": report.banker_delta_cents,
+        "bank_after_cents": report.bank_after_cents,
+        "bank_short": bank_short_text(report) if report.bank_short else None,
     }
 
 
@@ -63,6 +66,14 @@ def round_text(record: RoundRecord) -> str:
         head += " (entered by hand)"
     parts = [
         f"{p['player']} {format_delta(p['delta_cents'])} = {format_cents(p['balance_after_cents'])}"
+        + (f" ({format_cents(p['unpaid_cents'])} unpaid)" if p["unpaid_cents"] else "")
         for p in data["players"]
     ]
-    return head + "; " + ", ".join(parts)
+    return head + "; " + ", ".join(parts) + (f"; {data['bank_short']}" if data["bank_short"] else "")
+
+
+def bank_short_text(report: RoundReport) -> str:
+    """What a bank that held too little did, in words for the page and the history."""
+    if report.unpaid_cents:
+        return f"the bank paid all it held and is bankrupt: {format_cents(report.unpaid_cents)} of wins went unpaid"
+    return f"the bank paid every win and is bankrupt: it owes {format_cents(-(report.bank_after_cents or 0))}"

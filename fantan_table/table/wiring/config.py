@@ -21,7 +21,7 @@ from ...errors import FantanError
 from ...rules.bets import Variant, format_variants, parse_variants
 from ...rules.errors import ConfigError
 from ...rules.events import OnUnsure
-from ...rules.game import GameConfig, Suit
+from ...rules.game import GameConfig, ShortBank, Suit
 from ...rules.money import COIN_CENTS
 from ...settings import Key, Scope, declare, example_file, read_settings, section_values, toml_value
 from ..core.codec import game_from_json
@@ -407,6 +407,17 @@ KEYS: Final = declare(
     ),
     Key(
         "game",
+        "short_bank",
+        str,
+        "owes",
+        'A bank (house-bank or rotating) that holds less than a round\'s wins: "owes" (every win paid in full, '
+        'the bank below zero, owing it) or "in-proportion" (it pays what it holds, shared in proportion to the '
+        "wins, and the rest goes unpaid). Either way the bank is then bankrupt.",
+        choices=tuple(s.value for s in ShortBank),
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "game",
         "end",
         str,
         "raid",
@@ -527,5 +538,6 @@ def game_from_settings(game: dict[str, Any]) -> GameConfig:
                 "first": game["first_banker"] or None,
             },
             "end": {"kind": game["end"], "rounds": game["end_rounds"], "deadline": game["end_time"]},
+            "short_bank": game["short_bank"],
         }
     )

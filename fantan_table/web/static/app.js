@@ -188,7 +188,7 @@ function drawStatus() {
     : "";
   const me = state.players.find((p) => p.name === state.me);
   document.getElementById("who").textContent = me
-    ? `You are ${me.name} (${me.suit}): ${dollars(me.balance_cents)}` + (me.is_banker ? ", banking this round" : "")
+    ? `You are ${me.name} (${me.suit}): ${dollars(me.balance_cents)}` + (me.is_banker ? ", banking this round" : "") + (me.bankrupt ? ", bankrupt" : "")
     : "Watching. Open your player link to bet.";
   document.getElementById("stake").textContent = me && state.stage === "betting"
     ? `stake left this round: $${Math.min(state.max_coins - me.staked, Math.floor(me.balance_cents / 100) - me.staked)}`
@@ -204,8 +204,10 @@ function drawResult() {
   const mine = last.players.find((p) => p.player === state.me);
   const head = last.voided ? `Round ${last.round} was void: every stake returned.`
     : `Round ${last.round}: dice ${last.dice.join(" ")}, open ${last.open}.`;
-  const lines = last.players.map((p) => `<li>${escapeHtml(p.player)}: ${p.delta_cents > 0 ? "+" : ""}${dollars(p.delta_cents)} → ${dollars(p.balance_after_cents)}</li>`);
+  const lines = last.players.map((p) => `<li>${escapeHtml(p.player)}: ${p.delta_cents > 0 ? "+" : ""}${dollars(p.delta_cents)} → ${dollars(p.balance_after_cents)}` +
+    (p.unpaid_cents ? ` <span class="short">(${dollars(p.unpaid_cents)} unpaid)</span>` : "") + "</li>");
   const html = `<p class="big">${head}</p>` +
+    (last.bank_short ? `<p class="short">${escapeHtml(last.bank_short)}.</p>` : "") +
     (mine ? `<p class="mine">You: ${mine.delta_cents > 0 ? "won" : mine.delta_cents < 0 ? "lost" : "even"} ${dollars(Math.abs(mine.delta_cents))}</p>` : "") +
     `<ul>${lines.join("")}</ul>` +
     (last.photo ? photoWithBoxes(last.round, last.reading) : "");
