@@ -56,7 +56,7 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
     from ..table.wiring.hardware import DeviceError, open_devices
     from ..table.wiring.night import Night
     from ..table.wiring.owner import FAULT_EXIT_STATUS, Owner
-    from ..table.wiring.runner import TableRunner
+    from ..table.wiring.runner import TableRunner, dice_in_use
     from ..web.app import create_app
     from ..web.server import WebServer, base_url, listen_on, web_context
 
@@ -66,7 +66,7 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
         journal, moved = open_night(state_dir, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
         if moved is not None:
             print(f"the last night was over; it is kept in {moved}", file=sys.stderr)
-        table = Table(journal, config.game, config.house.on_unsure)
+        table = Table(journal, config.game, config.house.on_unsure, dice=dice_in_use(profile, config.reader.expect))
     except (JournalError, OSError) as exc:
         raise UsageError(f"state directory {state_dir}: {exc}") from None
     except GameError as exc:

@@ -1,8 +1,8 @@
 """The rules of piecepack Fan Tan: bets, exact settlement in cents, odds, and the game's ledger. No I/O."""
 
 from .bets import VALID_FORMS, Bet, BetKind, Payout, Variant, all_positions, format_variants, parse_bet, parse_variants
-from .dice import open_number
-from .errors import BetError, ConfigError, GameError, RulesError, StakeError
+from .dice import MAX_SHAKEN, DiceInUse, open_number
+from .errors import BetError, ConfigError, DiceError, GameError, RulesError, StakeError
 from .game import (
     AfterRounds,
     AtTime,
@@ -55,6 +55,8 @@ __all__ = [
     "COIN_CENTS",
     "ConfigError",
     "D6_FACES",
+    "DiceError",
+    "DiceInUse",
     "EndCondition",
     "EndReason",
     "FirstBankrupt",
@@ -64,6 +66,7 @@ __all__ = [
     "HouseBank",
     "HouseScorer",
     "MAX_COINS_PER_ROUND",
+    "MAX_SHAKEN",
     "MAX_NAME_LENGTH",
     "Outcome",
     "PIECEPACK_FACES",

@@ -21,3 +21,7 @@ class GameError(RulesError):
 
 class ConfigError(RulesError):
     """A game set up in a way the rules do not allow."""
+
+
+class DiceError(RulesError):
+    """Dice entered by hand that are not the table's dice: the wrong count, or a face these dice do not have."""

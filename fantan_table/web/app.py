@@ -37,7 +37,8 @@ from starlette.types import Scope as AsgiScope
 from ..devices.display.draw import draw
 from ..devices.display.screens import Screen
 from ..devices.pins import ButtonName
-from ..rules.errors import BetError, RulesError
+from ..rules.dice import open_number
+from ..rules.errors import BetError, DiceError, RulesError
 from ..rules.game import GameConfig
 from ..settings import Key, Scope, Unfit, form_fields, in_scope
 from ..table.core.journal import JournalError, read_frame
@@ -278,10 +279,16 @@ def create_app(ctx: WebContext) -> FastAPI:
 
     @app.post("/api/banker/dice")
     async def dice(request: Request) -> dict[str, Any]:
+        """Dice typed by the banker: checked against the table's dice and shown with their open number; only a
+        second request with ``"confirm": true`` settles on them (a typing slip pays the wrong tile)."""
         _require_banker(request)
-        values = (await json_body(request)).get("values")
-        if not isinstance(values, list) or not values or not all(type(v) is int and 0 <= v <= 6 for v in values):
-            raise Refusal(400, "values must be a list of the dice's faces, whole numbers 0 to 6, e.g. [0, 3, 5, 2]")
+        body = await json_body(request)
+        values = body.get("values")
+        if not isinstance(values, list) or not all(type(v) is int for v in values):
+            raise Refusal(400, "values must be a list of the dice's faces, whole numbers, e.g. [0, 3, 5, 2]")
+        if body.get("confirm") is not True:
+            await _command(lambda night: night.table.dice.check(values))
+            return {"preview": {"dice": values, "total": sum(values), "open": open_number(values)}}
         await _command(lambda night: night.table.enter_dice(values, by="the banker (web)"))
         return _state(request)
 
@@ -463,7 +470,7 @@ async def _answer(future: Future[T]) -> T:
     """The owner's answer: what the rules refuse is a 409 with the rule, bad input a 400, a fault or no answer a 503."""
     try:
         return await asyncio.wait_for(asyncio.wrap_future(future), COMMAND_TIMEOUT_SECONDS)
-    except BetError as exc:  # not a position on the layout: bad input
+    except (BetError, DiceError) as exc:  # not a position on the layout, not the table's dice: bad input
         raise Refusal(400, str(exc)) from None
     except (RulesError, TableError) as exc:  # a rule says no, now
         raise Refusal(409, str(exc)) from None

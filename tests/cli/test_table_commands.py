@@ -125,3 +125,16 @@ def test_pin_hash_refuses_a_pin_shorter_than_six(tmp_path: Path) -> None:
         [sys.executable, "-m", "fantan_table", "pin-hash"], input="123456\n", capture_output=True, text=True
     )
     assert made.returncode == 0 and made.stdout.startswith('banker_pin_hash = "scrypt$')
+
+
+def test_dice_typed_at_the_console_are_checked_and_settle_only_after_yes(tmp_path: Path) -> None:
+    done = run_table(
+        config_file(tmp_path),
+        "press no_more_bets\ndice 1 2 3 9\ndice 1 2 3\ndice 1 2 3 3\nstatus\ndice 1 2 3 3\nyes\nquit\n",
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "refused: 9 is not a face of these dice" in out and "refused: the table shakes 4 dice" in out
+    assert "dice 1 2 3 3 = 9: open 1. Settle on them? (yes)" in out
+    assert "the dice typed were not settled" in out and "round 1, closed" in out  # "status" is not "yes"
+    assert "display: Round 1 | dice 1 2 3 3 = 9 | OPEN 1" in out

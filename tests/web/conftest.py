@@ -9,7 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from fantan_table.rules.bets import Variant
+from fantan_table.rules.dice import DiceInUse
 from fantan_table.rules.game import GameConfig, Player, Suit
+from fantan_table.rules.odds import D6_FACES
 from fantan_table.table.core.journal import Journal
 from fantan_table.table.core.table import Table
 from fantan_table.table.wiring.banker_pin import hash_pin
@@ -23,6 +25,8 @@ from fantan_table.web.app import CSRF_COOKIE, WebContext, create_app
 from fantan_table.web.security import PinGuard, RateLimiter, new_player_token
 
 PIN = "246813"
+TABLE_DICE = DiceInUse((0, *D6_FACES), 4)
+"""Four pipped dice with a blank face: what `run` makes of the built-in profile and [reader] expect = 4."""
 GAME = GameConfig(
     players=(Player("Ann", Suit.SUNS), Player("Bob", Suit.MOONS), Player("Cy", Suit.CROWNS)),
     variants=Variant.ALL,
@@ -59,7 +63,7 @@ class Rig:
 
 def make_context(state_dir: Path, runner_devices: bool, requests: RateLimiter | None = None) -> WebContext:
     """A page over a table whose owner runs (started here: close it with ``close_context``)."""
-    table = Table(Journal(state_dir), GAME)
+    table = Table(Journal(state_dir), GAME, dice=TABLE_DICE)
     runner = None
     if runner_devices:
         devices = open_devices(replace(load_config(None, "sim"), debounce_ms=0))

@@ -109,7 +109,7 @@ def test_stake_rules_are_the_rules_cores(rig: Rig) -> None:
 def test_banker_actions_need_the_pin(rig: Rig) -> None:
     before = rig.journal_length()
     assert rig.post("/api/banker/action", {"action": "close"}).status_code == 401
-    assert rig.post("/api/banker/dice", {"values": [1, 2, 3, 4]}).status_code == 401
+    assert rig.post("/api/banker/dice", {"values": [1, 2, 3, 4], "confirm": True}).status_code == 401
     assert rig.post("/api/banker/login", {"pin": "0000"}).status_code == 401
     assert rig.client.get("/api/banker/players").status_code == 401
     events = rig.table.journal.events()[before:]
@@ -134,7 +134,7 @@ def test_the_banker_runs_a_round_by_hand(rig: Rig) -> None:
     rig.post("/api/bets", {"bet": "number:2", "coins": 2}, player="Bob")
     assert rig.post("/api/banker/action", {"action": "close"}).status_code == 200
     assert rig.post("/api/banker/dice", {"values": "1 2 3"}).status_code == 400
-    reply = rig.post("/api/banker/dice", {"values": [0, 0, 1, 1]})
+    reply = rig.post("/api/banker/dice", {"values": [0, 0, 1, 1], "confirm": True})
     assert reply.status_code == 200 and reply.json()["last_round"]["open"] == 2
     assert reply.json()["last_round"]["source"] == "hand"
     bob = next(p for p in reply.json()["players"] if p["name"] == "Bob")
@@ -158,7 +158,7 @@ def test_void_raid_and_resume(rig: Rig) -> None:
 def test_a_new_game_is_refused_mid_game_unless_abandoned(rig: Rig, tmp_path: Path) -> None:
     rig.login()
     rig.post("/api/banker/action", {"action": "close"})
-    rig.post("/api/banker/dice", {"values": [1, 1, 1, 1]})
+    rig.post("/api/banker/dice", {"values": [1, 1, 1, 1], "confirm": True})
     setup = {"players": [{"name": "Dee", "suit": "arms"}, {"name": "Eve", "suit": "suns"}], "starting_dollars": 20}
     assert rig.post("/api/banker/game", setup).status_code == 409
     bad = rig.post("/api/banker/game", {**setup, "players": [{"name": "Dee", "suit": "arms"}], "abandon": True})
@@ -198,7 +198,7 @@ def test_the_banker_ends_a_lost_phones_link(rig: Rig) -> None:
 def test_the_scoring_table_downloads_as_csv(rig: Rig) -> None:
     rig.login()
     rig.post("/api/banker/action", {"action": "close"})
-    rig.post("/api/banker/dice", {"values": [2, 2, 2, 2]})
+    rig.post("/api/banker/dice", {"values": [2, 2, 2, 2], "confirm": True})
     reply = rig.client.get("/api/scoring.csv")
     assert reply.headers["content-disposition"].startswith("attachment")
     assert reply.text.splitlines() == ["round,Ann,Bob,Cy", "0,50.00,50.00,50.00", "1,50.00,50.00,50.00"]
@@ -378,10 +378,41 @@ def test_a_short_bank_pays_in_proportion_and_the_page_says_so(rig: Rig) -> None:
     ann = link.partition("?player=")[2]
     assert rig.post("/api/bets", {"bet": "number:1", "coins": 5}, player=ann).status_code == 200
     rig.post("/api/banker/action", {"action": "close"})
-    last = rig.post("/api/banker/dice", {"values": [1, 0, 0, 0]}).json()["last_round"]
+    last = rig.post("/api/banker/dice", {"values": [1, 0, 0, 0], "confirm": True}).json()["last_round"]
     assert [(p["player"], p["delta_cents"], p["unpaid_cents"]) for p in last["players"]] == [
         ("Ann", 500, 1000),
         ("Bob", 0, 0),
     ]
     assert last["bank_after_cents"] == 0 and "$10.00 of wins went unpaid" in last["bank_short"]
     assert rig.post("/api/banker/action", {"action": "next"}).json()["over"] == "the bank is bankrupt"
+
+
+@pytest.mark.parametrize(
+    "values, why",
+    [
+        ([1, 2, 3, 9], "9 is not a face of these dice"),
+        ([1, 2], "the table shakes 4 dice"),
+        ([0, 1, 2, 3, 4], "the table shakes 4 dice"),
+        ([6] * 9, "the table shakes 4 dice"),
+        ([1, 2, -1, 3], "-1 is not a face"),
+    ],
+)
+def test_dice_typed_by_hand_must_be_the_tables_dice(rig: Rig, values: list[int], why: str) -> None:
+    rig.login()
+    rig.post("/api/banker/action", {"action": "close"})
+    before = rig.journal_length()
+    for confirm in (False, True):
+        reply = rig.post("/api/banker/dice", {"values": values, "confirm": confirm})
+        assert reply.status_code == 400 and why in reply.json()["error"]
+    assert rig.journal_length() == before
+
+
+def test_dice_typed_by_hand_are_shown_with_their_open_number_before_they_settle(rig: Rig) -> None:
+    rig.login()
+    rig.post("/api/banker/action", {"action": "close"})
+    before = rig.journal_length()
+    preview = rig.post("/api/banker/dice", {"values": [6, 6, 6, 5]}).json()
+    assert preview == {"preview": {"dice": [6, 6, 6, 5], "total": 23, "open": 3}}
+    assert rig.journal_length() == before and rig.table.state.stage.value == "closed"
+    settled = rig.post("/api/banker/dice", {"values": [6, 6, 6, 5], "confirm": True}).json()
+    assert settled["last_round"]["open"] == 3 and settled["last_round"]["source"] == "hand"

@@ -110,7 +110,7 @@ def a_round_still_plays(served: Served, source: str = "127.0.0.9") -> None:
         assert page.post("/api/banker/login", json={"pin": PIN}, headers=csrf).status_code == 200
         round_ = page.get("/api/state").json()["round"]
         assert page.post("/api/banker/action", json={"action": "close"}, headers=csrf).status_code == 200
-        settled = page.post("/api/banker/dice", json={"values": [1, 1, 1, 2]}, headers=csrf).json()
+        settled = page.post("/api/banker/dice", json={"values": [1, 1, 1, 2], "confirm": True}, headers=csrf).json()
         assert settled["last_round"]["round"] == round_ and settled["last_round"]["open"] == 1
         page.post("/api/banker/action", json={"action": "next"}, headers=csrf)
     check_ledger(ctx.owner.night.state_dir, ctx.owner.view.state)

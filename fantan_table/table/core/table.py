@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from ...rules.bets import parse_bet
+from ...rules.dice import ANY_DICE, DiceInUse
 from ...rules.errors import RulesError
 from ...rules.events import (
     BankerLogin,
@@ -63,9 +64,11 @@ class Table:
         setup: GameConfig,
         on_unsure: OnUnsure = "reroll",
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        dice: DiceInUse = ANY_DICE,
     ) -> None:
-        """Resume the night in ``journal``, or start one with ``setup`` when the journal is empty."""
-        self.journal, self._clock = journal, clock
+        """Resume the night in ``journal``, or start one with ``setup`` when the journal is empty. ``dice`` are the
+        dice in use: what the banker may type by hand."""
+        self.journal, self._clock, self.dice = journal, clock, dice
         self._lock = threading.RLock()
         self._listeners: list[Listener] = []
         self.version = 0
@@ -114,7 +117,9 @@ class Table:
             self._do(DiceRead(reading_record(reading, frame_ref)))
 
     def enter_dice(self, values: Sequence[int], by: str = "banker") -> None:
-        """The banker's own count of the dice, used instead of the camera's: journaled as an override."""
+        """The banker's own count of the dice, used instead of the camera's: journaled as an override. Only the
+        table's dice are taken (their number, their faces): a slip of the finger must not pay the wrong tile."""
+        self.dice.check(values)
         dice = tuple(DieSeen(v, _NOWHERE, Box(_NOWHERE, (0.0, 0.0))) for v in values)
         self._do(DiceRead(ReadingRecord("hand", "ok", dice, f"entered by {by}", None)))
 

@@ -19,6 +19,7 @@ from typing import Any, Final, Literal, get_args
 from ...devices.pins import DEFAULT_BUTTONS, DEFAULT_LEDS, ButtonName, LedName, PinError, PinMap
 from ...errors import FantanError
 from ...rules.bets import Variant, format_variants, parse_variants
+from ...rules.dice import MAX_SHAKEN
 from ...rules.errors import ConfigError
 from ...rules.events import OnUnsure
 from ...rules.game import GameConfig, ShortBank, Suit
@@ -251,7 +252,7 @@ KEYS: Final = declare(
         4,
         'How many dice are shaken: any other count is read as "unsure" and not settled.',
         low=1,
-        high=8,
+        high=MAX_SHAKEN,
     ),
     Key(
         "house",

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from ...devices.display.screens import Screen, text_lines
 from ...devices.pins import ButtonName
+from ...rules.dice import open_number
 from ...rules.errors import RulesError
 from ...rules.money import format_cents
 from .hardware import Devices
@@ -27,7 +28,8 @@ HELP = """commands:
   hold next_round           recall the last rounds on the display
   shake [V V V V]           put the cup over a new roll (random, or these faces)
   lift                      lift the cup: the table reads the dice by itself
-  dice V V V V              enter the dice by hand (an audited override)
+  dice V V V V              enter the dice by hand (an audited override): shown with their open number,
+                            settled only after "yes"
   status                    balances and the coins on the layout
   quit"""
 
@@ -43,6 +45,8 @@ class Console:
     ) -> None:
         self.owner, self.devices, self._screen, self.out = owner, devices, screen, out
         self.hold_seconds = hold_seconds
+        self._typed_dice: list[int] | None = None
+        """Dice typed by hand and checked, waiting for the banker's "yes"."""
 
     def handle(self, line: str) -> bool:
         """Run one command; False when the user asked to quit."""
@@ -56,6 +60,12 @@ class Console:
         command, args = words[0].lower(), words[1:]
         if command in ("quit", "exit"):
             return False
+        typed, self._typed_dice = self._typed_dice, None
+        if typed is not None:
+            if command == "yes" and not args:
+                self._settle_typed(typed)
+                return True
+            self._say("the dice typed were not settled")
         try:
             self._run(command, args)
         except (RulesError, ValueError, OwnerError) as exc:
@@ -89,13 +99,24 @@ class Console:
             self._wait(lambda: (owner.view.state.stage, owner.view.state.attempts) != before)
         elif command == "dice" and args:
             values = [int(a) for a in args]
-            owner.call(lambda night: night.table.enter_dice(values, by="the console"))
+            owner.call(lambda night: night.table.dice.check(values))
+            self._typed_dice = values
+            self._say(f"dice {' '.join(args)} = {sum(values)}: open {open_number(values)}. Settle on them? (yes)")
+            return
         elif command == "status":
             self._status()
             return
         else:
             known = command in ("bet", "take", "press", "hold", "shake", "lift", "dice", "help")
             self._say(("" if known else f"unknown command {command!r}\n") + HELP)
+            return
+        self._show_screen()
+
+    def _settle_typed(self, values: list[int]) -> None:
+        try:
+            self.owner.call(lambda night: night.table.enter_dice(values, by="the console"))
+        except (RulesError, OwnerError) as exc:
+            self._say(f"refused: {exc}")
             return
         self._show_screen()
 

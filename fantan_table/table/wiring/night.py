@@ -37,7 +37,7 @@ class Night:
             raise GameError(f"a game is under way (round {state.round}); end it first, or ask to abandon it")
         self.table.journal.close()
         kept = archive(self.state_dir, datetime.now(UTC).strftime("%Y%m%d-%H%M%S-%f"))
-        self.table = Table(Journal(self.state_dir), game, on_unsure)
+        self.table = Table(Journal(self.state_dir), game, on_unsure, dice=self.table.dice)
         self.games += 1
         if self.runner is not None:
             self.runner.attach(self.table)

@@ -17,7 +17,9 @@ from ...devices.camera import CameraError
 from ...devices.display import DisplayError
 from ...devices.display.screens import Fault, Problem, Reading, Screen
 from ...devices.pins import ButtonName
+from ...rules.dice import DiceInUse
 from ...rules.errors import RulesError
+from ...rules.odds import D6_FACES, PIECEPACK_FACES
 from ...vision.profile import Profile
 from ...vision.reader import Status, read_dice
 from ..core.state import Stage, TableState
@@ -31,6 +33,14 @@ log = logging.getLogger(__name__)
 SCREEN_SECONDS = 3.0
 """How long each of several screens (a result, then each page of payouts) stays up."""
 CAMERA_RETRY_SECONDS = 1.0
+
+
+def dice_in_use(profile: Profile, expect: int) -> DiceInUse:
+    """The dice the reader reads (``expect`` of them): piecepack dice when the profile learned their faces
+    (blank, ace, 2-5), else pipped dice, with a blank face when the profile says they have one."""
+    if profile.faces is not None:
+        return DiceInUse(PIECEPACK_FACES, expect)
+    return DiceInUse(((0,) if profile.blank_face else ()) + D6_FACES, expect)
 
 
 class TableRunner:

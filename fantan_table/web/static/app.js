@@ -301,10 +301,27 @@ for (const b of document.querySelectorAll("[data-press]")) {
 }
 document.getElementById("shake").addEventListener("click", () => send("/api/sim/shake", {}));
 document.getElementById("lift").addEventListener("click", () => send("/api/sim/lift", {}));
-document.getElementById("override").addEventListener("submit", (e) => {
+// dice by hand: checked and shown with their open number first; settled only when the banker confirms
+let typedDice = null;
+document.getElementById("override").addEventListener("submit", async (e) => {
   e.preventDefault();
-  const values = document.getElementById("dice").value.trim().split(/[\s,]+/).map(Number);
-  send("/api/banker/dice", { values });
+  const values = document.getElementById("dice").value.trim().split(/[\s,]+/).filter((v) => v).map(Number);
+  const checked = await send("/api/banker/dice", { values });
+  typedDice = checked ? values : null;
+  document.getElementById("dice-check").hidden = !checked;
+  if (checked) {
+    const p = checked.preview;
+    document.getElementById("dice-preview").textContent = `Dice ${p.dice.join(" ")} = ${p.total}: open ${p.open}.`;
+  }
+});
+document.getElementById("dice-confirm").addEventListener("click", async () => {
+  document.getElementById("dice-check").hidden = true;
+  if (typedDice) await send("/api/banker/dice", { values: typedDice, confirm: true });
+  typedDice = null;
+});
+document.getElementById("dice-cancel").addEventListener("click", () => {
+  document.getElementById("dice-check").hidden = true;
+  typedDice = null;
 });
 // -- player links: each shown once, when made (the table keeps only a hash of it) --------------------------
 async function showLinks(made) {
