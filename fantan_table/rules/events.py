@@ -8,6 +8,7 @@ A reading keeps everything the reader said about each die, so the page can show 
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -39,6 +40,7 @@ class Kind(enum.Enum):
     LOGIN = "login"
     LINK = "link"
     UNLINK = "unlink"
+    CORRECTED = "corrected"
 
 
 # -- what the reader saw ---------------------------------------------------------------------------
@@ -65,6 +67,15 @@ class DieSeen:
     @property
     def side(self) -> float:
         return max(self.box.size)
+
+
+NOWHERE = (0.0, 0.0)
+"""Where a die typed by hand lies: it was never seen, so it has no place in a photo."""
+
+
+def typed_dice(values: Sequence[int]) -> tuple[DieSeen, ...]:
+    """Dice the banker typed, as the journal keeps dice."""
+    return tuple(DieSeen(v, NOWHERE, Box(NOWHERE, (0.0, 0.0))) for v in values)
 
 
 @dataclass(frozen=True)
@@ -192,6 +203,18 @@ class Faulted:
     reason: str
 
 
+@dataclass(frozen=True)
+class Corrected:
+    """The banker settles a past round again on the dice it really showed: the first settlement stays in the
+    journal, this entry reverses it and settles the round's bets anew, with who did it and why."""
+
+    kind: ClassVar[Kind] = Kind.CORRECTED
+    round: int
+    dice: tuple[int, ...]
+    by: str
+    why: str
+
+
 # -- who came to the page ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BankerLogin:
@@ -235,6 +258,7 @@ FanTanEvent = (
     | Raided
     | Resumed
     | Faulted
+    | Corrected
     | BankerLogin
     | LinkIssued
     | LinkRevoked

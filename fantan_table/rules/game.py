@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from .bets import Bet, Variant
@@ -230,6 +230,9 @@ class RoundReport:
     players: tuple[PlayerSettlement, ...]
     banker_delta_cents: int
     voided: bool = False
+    corrected_from: int | None = None
+    """For a correction of this round: the open number it had been settled on (its deltas are then what the
+    correction changed, each balance's before and after the correction)."""
     bank_after_cents: int | None = None
     """The bank's balance after the round (the house bank's, or the banking player's); ``None`` when the house
     only keeps score. Below zero, the bank owes the winners that much."""
@@ -254,12 +257,15 @@ class RoundReport:
 class ScoringTable:
     """The banker's pad: a column per player (and the house bank), a row of totals per round.
 
-    Row 0 holds the starting totals; row ``n`` the totals after round ``n``. Old rows are
-    kept, never overwritten, as the old totals are crossed out but still legible on paper.
+    The first row holds the starting totals, then one row per round, and one per correction of a round,
+    each labelled. Old rows are kept, never overwritten, as the old totals are crossed out but still
+    legible on paper.
     """
 
     columns: tuple[str, ...]
     rows: tuple[tuple[int, ...], ...]
+    labels: tuple[str, ...]
+    """Each row's name: "start", the round's number, or "3 corrected"."""
 
     def column(self, name: str) -> tuple[int, ...]:
         i = self.columns.index(name)
@@ -327,7 +333,10 @@ class Game:
         columns = tuple(p.name for p in self.players)
         if self.house_cents is not None:
             columns += (HOUSE_COLUMN,)
-        return ScoringTable(columns, tuple(self._rows))
+        labels = ("start",) + tuple(
+            f"{r.round} corrected" if r.corrected_from is not None else str(r.round) for r in self.reports
+        )
+        return ScoringTable(columns, tuple(self._rows), labels)
 
     # -- betting ---------------------------------------------------------------------------
     def place(self, name: str, bet: Bet, coins: int = 1) -> None:
@@ -368,7 +377,7 @@ class Game:
         check_open_number(open_number)
         results = {p.name: settle_wagers(self.wagers(p.name), open_number) for p in self.players}
         won = {name: sum(r.delta_cents for r in res) for name, res in results.items()}
-        paid = self._what_the_bank_pays(won)
+        paid = self._what_the_bank_pays(won, self.bank_cents)
         settlements = [
             PlayerSettlement(name, res, self._balances[name], self._balances[name] + paid[name], won[name] - paid[name])
             for name, res in results.items()
@@ -376,13 +385,9 @@ class Game:
         banker_delta = -sum(s.delta_cents for s in settlements)
         for s in settlements:
             self._balances[s.player] = s.balance_after_cents
-        if self.banker is not None:
-            self._balances[self.banker] += banker_delta
-        elif self.house_cents is not None:
-            self.house_cents += banker_delta
-        report = RoundReport(
-            self.round, open_number, self.banker, tuple(settlements), banker_delta, bank_after_cents=self.bank_cents
-        )
+        report = RoundReport(self.round, open_number, self.banker, tuple(settlements), banker_delta)
+        self._move_bank(report)
+        report = replace(report, bank_after_cents=self.bank_cents)
         self.rounds_played += 1
         self._rounds_banked += 1
         self._finish_round(Action.SETTLE, report, at)
@@ -408,7 +413,7 @@ class Game:
             return self._balances[self.banker]
         return self.house_cents
 
-    def _what_the_bank_pays(self, won: Mapping[str, int]) -> dict[str, int]:
+    def _what_the_bank_pays(self, won: Mapping[str, int], bank: int | None) -> dict[str, int]:
         """Each player's change this round: their bets' net, or less when the bank is short and pays in proportion.
 
         Losses are collected first; the wins are then paid from the bank's balance and those losses. In
@@ -417,7 +422,6 @@ class Game:
         """
         paid = dict(won)
         owed = sum(c for c in won.values() if c > 0)
-        bank = self.bank_cents
         if bank is None or self.config.short_bank is ShortBank.OWES or owed == 0:
             return paid
         holds = max(0, bank + sum(-c for c in won.values() if c < 0))
@@ -431,6 +435,58 @@ class Game:
         for name in sorted(winners, key=lambda n: -shares[n][1])[:left]:  # sorted() is stable: seat order in ties
             paid[name] += 1
         return paid
+
+    def correct(self, round_number: int, open_number: int) -> RoundReport:
+        """Settle a past round again on ``open_number`` (the banker misread the dice): its settlement is reversed
+        and its bets settled anew, as a correcting entry under the last row; the round's first record stays.
+
+        Only between rounds (no coin on the layout), so no stake can outgrow the balance it was checked
+        against. The bank that banked that round pays or takes the difference, by the game's ``short_bank``."""
+        check_open_number(open_number)
+        if any(self._wagers.values()) or self.stage not in (Stage.BETTING, Stage.SHOWING, Stage.OVER):
+            raise GameError("a round is corrected between rounds: settle or void the round under way first")
+        past = [r for r in self.reports if r.round == round_number]
+        if not past or past[-1].voided:
+            raise GameError(f"round {round_number} was not settled, so there is nothing to correct")
+        last = past[-1]
+        if last.open_number == open_number:
+            raise GameError(f"round {round_number} was settled on open {open_number} already")
+        bank = self.house_cents if last.banker is None else self._balances[last.banker]
+        results = {s.player: settle_wagers(tuple(r.wager for r in s.results), open_number) for s in past[0].players}
+        won = {name: sum(r.delta_cents for r in res) for name, res in results.items()}
+        # what the round did so far (its settlement and any corrections since), and what the bank took by it
+        before = {name: sum(s.delta_cents for r in past for s in r.players if s.player == name) for name in won}
+        taken = sum(r.banker_delta_cents for r in past)
+        # the bank pays as it would have, holding what it holds now less the round's take
+        paid = self._what_the_bank_pays(won, None if bank is None else bank - taken)
+        settlements = tuple(
+            PlayerSettlement(
+                name,
+                results[name],
+                self._balances[name],
+                self._balances[name] + paid[name] - before[name],
+                won[name] - paid[name],
+            )
+            for name in results
+        )
+        take = -sum(s.delta_cents for s in settlements)
+        for settlement in settlements:
+            self._balances[settlement.player] = settlement.balance_after_cents
+        report = RoundReport(round_number, open_number, last.banker, settlements, take, corrected_from=last.open_number)
+        self._move_bank(report)
+        report = replace(report, bank_after_cents=None if bank is None else bank + take)
+        self.reports.append(report)
+        self._rows.append(self._totals())
+        if self.end_reason is None:
+            self.end_reason = self._forced_end()
+        return report
+
+    def _move_bank(self, report: RoundReport) -> None:
+        """Pay ``report``'s take (a loss when below zero) to the bank that banked its round."""
+        if report.banker is not None:
+            self._balances[report.banker] += report.banker_delta_cents
+        elif self.house_cents is not None:
+            self.house_cents += report.banker_delta_cents
 
     def _finish_round(self, action: Action, report: RoundReport, at: datetime | None) -> None:
         self._move(action)

@@ -292,6 +292,30 @@ def create_app(ctx: WebContext) -> FastAPI:
         await _command(lambda night: night.table.enter_dice(values, by="the banker (web)"))
         return _state(request)
 
+    @app.post("/api/banker/correct")
+    async def correct(request: Request) -> dict[str, Any]:
+        """Settle a past round again on the dice it really showed: checked and shown first (with the open number
+        it was settled on); only a second request with ``"confirm": true`` corrects it, journaled with why."""
+        _require_banker(request)
+        body = await json_body(request)
+        number, values, why = body.get("round"), body.get("values"), body.get("why")
+        if type(number) is not int or not isinstance(values, list) or not all(type(v) is int for v in values):
+            raise Refusal(400, 'give the round\'s number and its dice, e.g. {"round": 3, "values": [0, 3, 5, 2]}')
+        why = _text(why, "why")
+        if body.get("confirm") is not True:
+            was = await _command(lambda night: night.table.settled_on(number, values))
+            return {
+                "preview": {
+                    "round": number,
+                    "dice": values,
+                    "total": sum(values),
+                    "open": open_number(values),
+                    "was": was,
+                }
+            }
+        await _command(lambda night: night.table.correct(number, values, "the banker (web)", why))
+        return _state(request)
+
     @app.post("/api/banker/game")
     async def new_game(request: Request) -> dict[str, Any]:
         _require_banker(request)

@@ -56,6 +56,11 @@ def snapshot(
         "reading": None if latest is None else reading_to_json(latest),
         "last_round": round_json(state.rounds[-1]) if state.rounds else None,
         "recall": [round_json(r) for r in reversed(state.recall())],
-        "scoring": {"columns": list(scoring.columns), "rows": [list(r) for r in scoring.rows], "house": HOUSE_COLUMN},
+        "scoring": {
+            "columns": list(scoring.columns),
+            "rows": [list(r) for r in scoring.rows],
+            "labels": list(scoring.labels),
+            "house": HOUSE_COLUMN,
+        },
         "over": game.end_reason.value if state.stage.value == "over" and game.end_reason else None,
     }

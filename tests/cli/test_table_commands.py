@@ -138,3 +138,14 @@ def test_dice_typed_at_the_console_are_checked_and_settle_only_after_yes(tmp_pat
     assert "dice 1 2 3 3 = 9: open 1. Settle on them? (yes)" in out
     assert "the dice typed were not settled" in out and "round 1, closed" in out  # "status" is not "yes"
     assert "display: Round 1 | dice 1 2 3 3 = 9 | OPEN 1" in out
+
+
+def test_a_round_is_corrected_at_the_console_after_yes(tmp_path: Path) -> None:
+    done = run_table(
+        config_file(tmp_path),
+        "bet Ann number:2 2\npress no_more_bets\ndice 1 2 3 3\nyes\npress next_round\n"
+        'correct 1 "2 2 3 3" the first die was a 2\nyes\nstatus\nquit\n',
+    )
+    assert done.returncode == 0, done.stderr
+    assert "round 1: dice 2 2 3 3 = 10, open 2 (settled on open 1). Correct it? (yes)" in done.stdout
+    assert "Ann: $56.00" in done.stdout

@@ -1,6 +1,6 @@
 """Random games in every banker mode: whatever is tried, the ledger stays exact and balanced."""
 
-from hypothesis import settings
+from hypothesis import event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
@@ -125,6 +125,36 @@ class FanTanNight(RuleBasedStateMachine):
             assert not any(s.results for s in report.players if s.player == banker)
         if isinstance(g.config.banker, HouseScorer):
             self.house_result += report.banker_delta_cents
+
+    @precondition(lambda self: any(not r.voided for r in self.game.reports))
+    @rule(pick=st.integers(0, 100), open_number=st.integers(0, 3))
+    def correct(self, pick, open_number):
+        g = self.game
+        settled = [r for r in g.reports if not r.voided]
+        report = settled[pick % len(settled)]
+        before = self.snapshot()
+        try:
+            correction = g.correct(report.round, open_number)
+        except RulesError:
+            assert self.snapshot() == before
+            return
+        event("a round corrected")
+        assert correction.corrected_from is not None and correction.round == report.round
+        assert sum(s.delta_cents for s in correction.players) + correction.banker_delta_cents == 0
+        if g.config.short_bank is ShortBank.OWES or correction.banker is None and g.house_cents is None:
+            # paid in full: the round's effect on each player is now exactly a settlement on the new number
+            first = next(r for r in g.reports if r.round == report.round)
+            for s in first.players:
+                effect = sum(
+                    p.delta_cents
+                    for r in g.reports
+                    if r.round == report.round
+                    for p in r.players
+                    if p.player == s.player
+                )
+                assert effect == sum(delta_cents(str(w.wager.bet), w.wager.coins, open_number) for w in s.results)
+        if isinstance(g.config.banker, HouseScorer):
+            self.house_result += correction.banker_delta_cents
 
     @precondition(lambda self: self.game.stage is Stage.CLOSED)
     @rule()

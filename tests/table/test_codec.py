@@ -19,6 +19,7 @@ from fantan_table.rules.events import (
     BetTaken,
     BettingClosed,
     Box,
+    Corrected,
     DiceConfirmed,
     DiceRead,
     DieSeen,
@@ -168,6 +169,13 @@ events = st.one_of(
     st.builds(BankerLogin, st.text(), st.booleans()),
     st.builds(LinkIssued, st.sampled_from(PLAYERS).map(lambda p: p.name), st.text(alphabet="0123456789abcdef")),
     st.builds(LinkRevoked, st.sampled_from(PLAYERS).map(lambda p: p.name)),
+    st.builds(
+        Corrected,
+        st.integers(1, 99),
+        st.lists(st.integers(0, 6), min_size=1, max_size=8).map(tuple),
+        st.text(),
+        st.text(),
+    ),
     st.sampled_from([BettingClosed(), DiceConfirmed(), Reroll(), Shown(), NextRound(), Ended(), Raided(), Resumed()]),
 )
 
@@ -223,3 +231,9 @@ def test_a_game_whose_bank_pays_in_proportion_goes_through_the_journal() -> None
     kind, data = encode_event(Setup(config, "reroll"))
     assert data["game"]["short_bank"] == "in-proportion"
     assert decode_event(kind, json.loads(json.dumps(data))) == Setup(config, "reroll")
+
+
+def test_a_correction_keeps_who_and_why_in_the_journal() -> None:
+    event = Corrected(3, (2, 2, 3, 3), "the banker (web)", "a 2 was typed as 1")
+    kind, data = encode_event(event)
+    assert kind == "corrected" and decode_event(kind, json.loads(json.dumps(data))) == event

@@ -244,3 +244,51 @@ def test_the_banker_ends_the_game_between_rounds_only(table: Table) -> None:
 def test_a_new_night_names_its_game_in_the_journal(table: Table) -> None:
     setup = table.journal.events()[0]
     assert setup.kind == "setup" and setup.data["plays"] == "fantan"
+
+
+def test_a_settled_round_is_corrected_as_an_audited_entry_that_survives_a_restart(tmp_path: Path) -> None:
+    table = Table(Journal(tmp_path), GAME)
+    table.place("Ann", "number:2", 3)
+    table.place("Bob", "number:3", 1)
+    table.close_bets()
+    table.record_reading(reading([1, 2, 3, 3]))  # read as 9, open 1: both lose
+    table.next_round()
+    assert table.state.game.balances == {"Ann": 4700, "Bob": 4900}
+    with pytest.raises(TableError, match="say why"):
+        table.correct(1, [2, 2, 3, 3], by="the banker", why="  ")
+    table.correct(1, [2, 2, 3, 3], by="the banker", why="the 1 was a 2 under the glare")  # 10, open 2
+    game = table.state.game
+    assert game.balances == {"Ann": 5000 + 900, "Bob": 4900}
+    assert game.scoring_table().labels == ("start", "1", "1 corrected")
+    record = table.state.rounds[-1]
+    assert record.report.corrected_from == 1 and record.report.open_number == 2
+    assert (
+        record.reading is not None
+        and record.reading.message == "corrected by the banker: the 1 was a 2 under the glare"
+    )
+    kinds_now = kinds(table)
+    assert kinds_now.count("settled") == 1 and kinds_now[-1] == "corrected"  # the first settlement stays
+    table.correct(1, [1, 2, 3, 3], by="the banker", why="it was 1 after all")  # back to open 1
+    assert table.state.game.balances == {"Ann": 4700, "Bob": 4900}
+    table.journal.close()
+    again = Table(Journal(tmp_path), GAME)
+    assert again.state.game.balances == {"Ann": 4700, "Bob": 4900}
+    assert again.state.game.scoring_table() == game.scoring_table().__class__(
+        again.state.game.scoring_table().columns,
+        ((5000, 5000), (4700, 4900), (5900, 4900), (4700, 4900)),
+        ("start", "1", "1 corrected", "1 corrected"),
+    )
+
+
+def test_a_correction_waits_for_the_round_under_way_and_needs_a_settled_round(table: Table) -> None:
+    with pytest.raises(GameError, match="was not settled"):
+        table.correct(1, [1, 1, 1, 1], by="the banker", why="no round yet")
+    table.close_bets()
+    table.record_reading(reading([1, 1, 1, 1]))
+    table.next_round()
+    table.place("Ann", "number:1", 1)
+    with pytest.raises(GameError, match="between rounds"):
+        table.correct(1, [1, 1, 1, 2], by="the banker", why="misread")
+    table.remove("Ann", "number:1", 1)
+    with pytest.raises(GameError, match="settled on open 0 already"):
+        table.correct(1, [2, 2, 0, 0], by="the banker", why="the same open number")

@@ -416,3 +416,28 @@ def test_dice_typed_by_hand_are_shown_with_their_open_number_before_they_settle(
     assert rig.journal_length() == before and rig.table.state.stage.value == "closed"
     settled = rig.post("/api/banker/dice", {"values": [6, 6, 6, 5], "confirm": True}).json()
     assert settled["last_round"]["open"] == 3 and settled["last_round"]["source"] == "hand"
+
+
+def test_the_banker_corrects_a_settled_round_after_seeing_what_it_changes(rig: Rig) -> None:
+    rig.login()
+    ann = rig.token("Ann")
+    rig.post("/api/bets", {"bet": "number:2", "coins": 2}, player=ann)
+    rig.post("/api/banker/action", {"action": "close"})
+    rig.post("/api/banker/dice", {"values": [1, 2, 3, 3], "confirm": True})  # open 1: Ann loses $2
+    rig.post("/api/banker/action", {"action": "next"})
+    before = rig.journal_length()
+    ask = {"round": 1, "values": [2, 2, 3, 3], "why": "a 2 was typed as 1"}
+    assert rig.post("/api/banker/correct", ask).json() == {
+        "preview": {"round": 1, "dice": [2, 2, 3, 3], "total": 10, "open": 2, "was": 1}
+    }
+    assert rig.journal_length() == before
+    assert rig.post("/api/banker/correct", {**ask, "values": [2, 2, 3, 9]}).status_code == 400
+    assert rig.post("/api/banker/correct", {**ask, "round": 7}).status_code == 409
+    state = rig.post("/api/banker/correct", {**ask, "confirm": True}).json()
+    assert state["last_round"]["corrected_from"] == 1 and state["last_round"]["open"] == 2
+    assert "a 2 was typed as 1" in state["last_round"]["reading"]["message"]
+    assert state["scoring"]["labels"] == ["start", "1", "1 corrected"]
+    ann_now = next(p for p in state["players"] if p["name"] == "Ann")
+    assert ann_now["balance_cents"] == 5000 + 600
+    rig.post("/api/banker/logout")
+    assert rig.post("/api/banker/correct", {**ask, "confirm": True}).status_code == 401

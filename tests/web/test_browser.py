@@ -123,6 +123,20 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     expect(banker.locator("#leds .led.on")).to_have_count(1)
     expect(phone.locator(f'rect.tile.lit[data-tile="{record.report.open_number}"]')).to_have_count(1)
     phone.screenshot(path=str(ARTIFACTS / "phone-result.png"), full_page=True)
+
+    # the banker corrects the round: checked and shown first, then confirmed; the pad shows the correction
+    other = [v for v in range(4) if v != record.report.open_number][0]
+    banker.click("#correction summary")
+    banker.fill('#correct input[name="round"]', str(record.report.round))
+    banker.fill('#correct input[name="values"]', f"{other} 0 0 0")
+    banker.fill('#correct input[name="why"]', "a die was misread")
+    banker.click("#correct button[type=submit]")
+    expect(banker.locator("#correct-preview")).to_contain_text(
+        f"open {other} (settled on open {record.report.open_number})"
+    )
+    banker.click("#correct-confirm")
+    expect(phone.locator("#pad tr.correction")).to_have_count(1)
+    expect(phone.locator("#result-body")).to_contain_text(f"Round {record.report.round} corrected")
     assert refused == []
 
 

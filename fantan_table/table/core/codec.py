@@ -21,6 +21,7 @@ from ...rules.events import (
     BetTaken,
     BettingClosed,
     Box,
+    Corrected,
     DiceConfirmed,
     DiceRead,
     DieSeen,
@@ -154,6 +155,8 @@ def encode_event(event: FanTanEvent) -> tuple[str, dict[str, Any]]:
             data = {"open": open_number, "dice": list(dice)}
         case Voided(reason=reason) | Faulted(reason=reason):
             data = {"reason": reason}
+        case Corrected(round=number, dice=dice, by=by, why=why):
+            data = {"round": number, "dice": list(dice), "by": by, "why": why}
         case BankerLogin(address=address, ok=ok):
             data = {"address": address, "ok": ok}
         case LinkIssued(player=player, token_sha256=digest):
@@ -187,6 +190,8 @@ def decode_event(kind: str, data: Mapping[str, Any]) -> FanTanEvent:
                 return Voided(data["reason"])
             case Kind.FAULT:
                 return Faulted(data["reason"])
+            case Kind.CORRECTED:
+                return Corrected(data["round"], tuple(data["dice"]), data["by"], data["why"])
             case Kind.LOGIN:
                 return BankerLogin(data["address"], data["ok"])
             case Kind.LINK:

@@ -21,6 +21,7 @@ from ...rules.events import (
     BetPlaced,
     BetTaken,
     BettingClosed,
+    Corrected,
     DiceConfirmed,
     DiceRead,
     Ended,
@@ -37,6 +38,7 @@ from ...rules.events import (
     Setup,
     Shown,
     Voided,
+    typed_dice,
 )
 from ...rules.events import OnUnsure as OnUnsure  # the table's modules name the house rule from here
 from ...rules.game import Game, RoundReport
@@ -169,6 +171,8 @@ class TableState:
                 game.raid()
             case Resumed():
                 game.resume()
+            case Corrected(round=number, dice=dice, by=by, why=why):
+                self._on_corrected(number, dice, f"corrected by {by}: {why}", at)
             case Faulted() | BankerLogin():
                 pass  # kept for the record (why the table stopped, who tried the PIN); the game is as it was
             case LinkIssued(player=player, token_sha256=digest):
@@ -196,6 +200,14 @@ class TableState:
         bets = self._layout()
         self._finish(self.game.settle(number, at), bets, reading, at)
         self.last_settled = reading
+
+    def _on_corrected(self, number: int, dice: tuple[int, ...], message: str, at: datetime) -> None:
+        if not dice or not all(type(v) is int and v >= 0 for v in dice):
+            raise GameError(f"dice must be whole numbers from 0 up (got {list(dice)})")
+        report = self.game.correct(number, open_number(dice))
+        first = next(r for r in self.rounds if r.report.round == number)
+        record = ReadingRecord("hand", "ok", typed_dice(dice), message, None)
+        self.rounds.append(RoundRecord(report, first.bets, record, 0, at))
 
     # -- helpers ------------------------------------------------------------------------------------
     def _layout(self) -> dict[str, tuple[tuple[str, int], ...]]:

@@ -25,10 +25,9 @@ from ...rules.events import (
     BetPlaced,
     BetTaken,
     BettingClosed,
-    Box,
+    Corrected,
     DiceConfirmed,
     DiceRead,
-    DieSeen,
     Ended,
     FanTanEvent,
     FrameRef,
@@ -41,6 +40,7 @@ from ...rules.events import (
     Resumed,
     Setup,
     Voided,
+    typed_dice,
 )
 from ...rules.game import GameConfig
 from ...rules.games import stored_setup
@@ -51,6 +51,8 @@ from .state import FANTAN, OnUnsure, Stage, TableState
 
 Listener = Callable[[TableState], None]
 JPEG_QUALITY = 90
+MAX_WHY = 200
+"""A correction's reason, at most: a sentence for the record, not a letter."""
 
 
 class TableError(RulesError):
@@ -120,7 +122,7 @@ class Table:
         """The banker's own count of the dice, used instead of the camera's: journaled as an override. Only the
         table's dice are taken (their number, their faces): a slip of the finger must not pay the wrong tile."""
         self.dice.check(values)
-        dice = tuple(DieSeen(v, _NOWHERE, Box(_NOWHERE, (0.0, 0.0))) for v in values)
+        dice = typed_dice(values)
         self._do(DiceRead(ReadingRecord("hand", "ok", dice, f"entered by {by}", None)))
 
     def confirm(self) -> None:
@@ -147,6 +149,24 @@ class Table:
         self._do(Resumed())
 
     # -- the page's guests -------------------------------------------------------------------------------
+    def settled_on(self, round_number: int, values: Sequence[int]) -> int | None:
+        """The open number round ``round_number`` stands settled on, once ``values`` are checked as the table's
+        dice: what a correction to ``values`` would change, for the banker to confirm."""
+        self.dice.check(values)
+        records = [r for r in self.state.rounds if r.report.round == round_number]
+        if not records or records[-1].report.voided:
+            raise TableError(f"round {round_number} was not settled, so there is nothing to correct")
+        return records[-1].report.open_number
+
+    def correct(self, round_number: int, values: Sequence[int], by: str, why: str) -> None:
+        """Settle a past round again on the dice it really showed, as an audited correcting entry (the first
+        settlement stays); only the table's dice, between rounds, with who and why."""
+        self.dice.check(values)
+        why = why.strip()
+        if not why or len(why) > MAX_WHY:
+            raise TableError(f"say why the round is corrected, in {MAX_WHY} characters at most")
+        self._do(Corrected(round_number, tuple(values), by, why))
+
     def record_login(self, address: str, ok: bool) -> None:
         """A try at the banker's PIN, kept in the night's record whether it was right or not."""
         self._do(BankerLogin(address, ok))
@@ -184,10 +204,6 @@ class Table:
         seen = FANTAN.seen(state)
         if seen is not None:
             self._do(seen)
-
-
-_NOWHERE = (0.0, 0.0)
-"""Where a die entered by hand lies: it was never seen, so it has no place in a photo."""
 
 
 def _stored(event: FanTanEvent, round_: int) -> tuple[str, int, dict[str, object]]:

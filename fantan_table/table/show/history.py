@@ -14,17 +14,18 @@ from ..core.state import RoundRecord
 def scoring_table_text(table: ScoringTable) -> str:
     """The banker's pad: a column per player, one row of totals per round, the start on top."""
     width = max(10, *(len(c) for c in table.columns))
-    lines = ["round".ljust(7) + "".join(c.rjust(width + 2) for c in table.columns)]
-    for n, row in enumerate(table.rows):
-        lines.append(("start" if n == 0 else str(n)).ljust(7) + "".join(format_cents(v).rjust(width + 2) for v in row))
+    label = max(7, *(len(name) + 1 for name in table.labels))
+    lines = ["round".ljust(label) + "".join(c.rjust(width + 2) for c in table.columns)]
+    for name, row in zip(table.labels, table.rows, strict=True):
+        lines.append(name.ljust(label) + "".join(format_cents(v).rjust(width + 2) for v in row))
     return "\n".join(lines)
 
 
 def write_scoring_csv(table: ScoringTable, out: TextIO) -> None:
     writer = csv.writer(out)
     writer.writerow(["round", *table.columns])
-    for n, row in enumerate(table.rows):
-        writer.writerow([n, *(f"{v / 100:.2f}" for v in row)])
+    for name, row in zip(table.labels, table.rows, strict=True):
+        writer.writerow([0 if name == "start" else name, *(f"{v / 100:.2f}" for v in row)])
 
 
 def round_json(record: RoundRecord) -> dict[str, Any]:
@@ -38,6 +39,7 @@ def round_json(record: RoundRecord) -> dict[str, Any]:
         "photo": frame_to_json(reading.frame) if reading else None,
         "reading": reading_to_json(reading) if reading else None,
         "open": report.open_number,
+        "corrected_from": report.corrected_from,
         "banker": report.banker,
         "bets": {player: [{"bet": b, "coins": c} for b, c in bets] for player, bets in record.bets.items()},
         "players": [
@@ -62,7 +64,9 @@ def round_text(record: RoundRecord) -> str:
     head = f"round {data['round']}: " + (
         "void" if data["voided"] else f"dice {' '.join(map(str, data['dice']))} -> open {data['open']}"
     )
-    if data["source"] == "hand":
+    if data["corrected_from"] is not None:
+        head += f" (a correction: it had been settled on open {data['corrected_from']}; {data['reading']['message']})"
+    elif data["source"] == "hand":
         head += " (entered by hand)"
     parts = [
         f"{p['player']} {format_delta(p['delta_cents'])} = {format_cents(p['balance_after_cents'])}"

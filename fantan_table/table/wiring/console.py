@@ -19,6 +19,7 @@ from ...rules.dice import open_number
 from ...rules.errors import RulesError
 from ...rules.money import format_cents
 from .hardware import Devices
+from .night import Night
 from .owner import Owner, OwnerError
 
 HELP = """commands:
@@ -29,6 +30,8 @@ HELP = """commands:
   shake [V V V V]           put the cup over a new roll (random, or these faces)
   lift                      lift the cup: the table reads the dice by itself
   dice V V V V              enter the dice by hand (an audited override): shown with their open number,
+                            settled only after "yes"
+  correct N "V V V V" WHY   settle round N again on the dice it really showed (an audited correction),
                             settled only after "yes"
   status                    balances and the coins on the layout
   quit"""
@@ -45,8 +48,8 @@ class Console:
     ) -> None:
         self.owner, self.devices, self._screen, self.out = owner, devices, screen, out
         self.hold_seconds = hold_seconds
-        self._typed_dice: list[int] | None = None
-        """Dice typed by hand and checked, waiting for the banker's "yes"."""
+        self._typed: Callable[[Night], None] | None = None
+        """Dice typed by hand (or a correction), checked, waiting for the banker's "yes"."""
 
     def handle(self, line: str) -> bool:
         """Run one command; False when the user asked to quit."""
@@ -60,7 +63,7 @@ class Console:
         command, args = words[0].lower(), words[1:]
         if command in ("quit", "exit"):
             return False
-        typed, self._typed_dice = self._typed_dice, None
+        typed, self._typed = self._typed, None
         if typed is not None:
             if command == "yes" and not args:
                 self._settle_typed(typed)
@@ -100,21 +103,30 @@ class Console:
         elif command == "dice" and args:
             values = [int(a) for a in args]
             owner.call(lambda night: night.table.dice.check(values))
-            self._typed_dice = values
+            self._typed = lambda night: night.table.enter_dice(values, by="the console")
             self._say(f"dice {' '.join(args)} = {sum(values)}: open {open_number(values)}. Settle on them? (yes)")
+            return
+        elif command == "correct" and len(args) >= 3:
+            number, values, why = int(args[0]), [int(v) for v in args[1].replace(",", " ").split()], " ".join(args[2:])
+            was = owner.call(lambda night: night.table.settled_on(number, values))
+            self._typed = lambda night: night.table.correct(number, values, "the console", why)
+            self._say(
+                f"round {number}: dice {' '.join(map(str, values))} = {sum(values)}, open {open_number(values)} "
+                f"(settled on open {was}). Correct it? (yes)"
+            )
             return
         elif command == "status":
             self._status()
             return
         else:
-            known = command in ("bet", "take", "press", "hold", "shake", "lift", "dice", "help")
+            known = command in ("bet", "take", "press", "hold", "shake", "lift", "dice", "correct", "help")
             self._say(("" if known else f"unknown command {command!r}\n") + HELP)
             return
         self._show_screen()
 
-    def _settle_typed(self, values: list[int]) -> None:
+    def _settle_typed(self, typed: Callable[[Night], None]) -> None:
         try:
-            self.owner.call(lambda night: night.table.enter_dice(values, by="the console"))
+            self.owner.call(typed)
         except (RulesError, OwnerError) as exc:
             self._say(f"refused: {exc}")
             return

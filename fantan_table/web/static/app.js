@@ -203,7 +203,9 @@ function drawResult() {
   if (!last) return;
   const mine = last.players.find((p) => p.player === state.me);
   const head = last.voided ? `Round ${last.round} was void: every stake returned.`
-    : `Round ${last.round}: dice ${last.dice.join(" ")}, open ${last.open}.`;
+    : last.corrected_from !== null
+      ? `Round ${last.round} corrected: dice ${last.dice.join(" ")}, open ${last.open} (was open ${last.corrected_from}). ${escapeHtml(last.reading.message)}.`
+      : `Round ${last.round}: dice ${last.dice.join(" ")}, open ${last.open}.`;
   const lines = last.players.map((p) => `<li>${escapeHtml(p.player)}: ${p.delta_cents > 0 ? "+" : ""}${dollars(p.delta_cents)} → ${dollars(p.balance_after_cents)}` +
     (p.unpaid_cents ? ` <span class="short">(${dollars(p.unpaid_cents)} unpaid)</span>` : "") + "</li>");
   const html = `<p class="big">${head}</p>` +
@@ -233,10 +235,10 @@ function photoWithBoxes(round, reading) {
 }
 
 function drawScoring() {
-  const { columns, rows } = state.scoring;
+  const { columns, rows, labels } = state.scoring;
   const pad = document.getElementById("pad");
   const head = `<tr><th>round</th>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("")}</tr>`;
-  const body = rows.map((row, i) => `<tr class="${i < rows.length - 1 ? "old" : "now"}"><td>${i || "start"}</td>` +
+  const body = rows.map((row, i) => `<tr class="${i < rows.length - 1 ? "old" : "now"}${labels[i].includes("corrected") ? " correction" : ""}"><td>${escapeHtml(labels[i])}</td>` +
     row.map((v) => `<td>${dollars(v)}</td>`).join("") + "</tr>").join("");
   pad.innerHTML = head + body;
 }
@@ -313,6 +315,34 @@ document.getElementById("override").addEventListener("submit", async (e) => {
     const p = checked.preview;
     document.getElementById("dice-preview").textContent = `Dice ${p.dice.join(" ")} = ${p.total}: open ${p.open}.`;
   }
+});
+// a correction of a settled round: checked and shown first, then confirmed, like dice typed by hand
+let typedCorrection = null;
+document.getElementById("correct").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const form = new FormData(e.target);
+  const body = {
+    round: Number(form.get("round")),
+    values: String(form.get("values")).trim().split(/[\s,]+/).filter((v) => v).map(Number),
+    why: String(form.get("why")),
+  };
+  const checked = await send("/api/banker/correct", body);
+  typedCorrection = checked ? body : null;
+  document.getElementById("correct-check").hidden = !checked;
+  if (checked) {
+    const p = checked.preview;
+    document.getElementById("correct-preview").textContent =
+      `Round ${p.round}: dice ${p.dice.join(" ")} = ${p.total}, open ${p.open} (settled on open ${p.was}).`;
+  }
+});
+document.getElementById("correct-confirm").addEventListener("click", async () => {
+  document.getElementById("correct-check").hidden = true;
+  if (typedCorrection) await send("/api/banker/correct", { ...typedCorrection, confirm: true });
+  typedCorrection = null;
+});
+document.getElementById("correct-cancel").addEventListener("click", () => {
+  document.getElementById("correct-check").hidden = true;
+  typedCorrection = null;
 });
 document.getElementById("dice-confirm").addEventListener("click", async () => {
   document.getElementById("dice-check").hidden = true;
