@@ -30,6 +30,15 @@ REFUSED_CATEGORIES = {
 """Unicode categories a name may not hold, with what each is: none can be seen, and some reorder or hide
 the text around them (U+202E writes the rest backwards; a zero-width U+200B after "Ann" makes a second "Ann")."""
 
+INVISIBLE: Final = frozenset(
+    [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0]
+    + list(range(0x180B, 0x1810))
+    + list(range(0xFE00, 0xFE10))
+    + list(range(0xE0100, 0xE01F0))
+)
+"""Code points that draw nothing though their category is a letter or a mark (Hangul fillers, variation
+selectors, the blank Braille pattern...): Unicode's default-ignorables outside the refused categories."""
+
 NORMAL_FORM: Final = "NFKC"
 """Compatibility forms (fullwidth letters, ligatures, odd spaces) become the plain letters they look like."""
 
@@ -47,7 +56,11 @@ def player_name(raw: str) -> str:
     """
     normal = unicodedata.normalize(NORMAL_FORM, raw)
     for char in normal:
-        what = REFUSED_CATEGORIES.get(unicodedata.category(char))
+        what = (
+            "a character that draws nothing"
+            if ord(char) in INVISIBLE
+            else REFUSED_CATEGORIES.get(unicodedata.category(char))
+        )
         if what is not None:
             called = unicodedata.name(char, "")
             raise ConfigError(

@@ -34,6 +34,7 @@ from PIL import Image
 from starlette.types import Receive, Send
 from starlette.types import Scope as AsgiScope
 
+from ..devices.camera.simulated import SimulatedCamera
 from ..devices.display.draw import draw
 from ..devices.display.screens import Screen
 from ..devices.pins import ButtonName
@@ -50,7 +51,18 @@ from ..table.wiring.night import Night
 from ..table.wiring.owner import COMMAND_TIMEOUT_SECONDS, Owner, OwnerError, View
 from ..tomlfile import WANTED
 from .connections import StreamSlots
-from .http import Guarded, Refusal, error, handle_refusals, jpeg, json_body, over_budget, serve_static, static_text
+from .http import (
+    Guarded,
+    Refusal,
+    error,
+    handle_refusals,
+    jpeg,
+    json_body,
+    over_budget,
+    serve_static,
+    static_text,
+    without_paths,
+)
 from .security import PinGuard, RateLimiter, Sessions, new_player_token, player_for
 from .snapshot import snapshot
 
@@ -113,7 +125,8 @@ def create_app(ctx: WebContext) -> FastAPI:
             return refused
         if request.method not in SAFE_METHODS:
             cookie, header = request.cookies.get(CSRF_COOKIE), request.headers.get(CSRF_HEADER)
-            if not cookie or not header or not secrets.compare_digest(cookie, header):
+            # as bytes: compare_digest refuses str holding non-ASCII, and a header may hold any Latin-1
+            if not cookie or not header or not secrets.compare_digest(cookie.encode(), header.encode()):
                 return error(403, "missing or wrong CSRF token: reload the page")
         return await call_next(request)
 
@@ -136,10 +149,10 @@ def create_app(ctx: WebContext) -> FastAPI:
 
     @app.get("/api/events")
     async def events(request: Request) -> StreamingResponse:
-        address = _client(request)
-        ctx.streams.take(address)  # a 429 when this address, or the table, has all the streams it may
         loop = asyncio.get_running_loop()
         changed = asyncio.Event()
+        # a 429 when this address, or the table, has all the streams it may; ended when a newcomer needs it
+        slot = ctx.streams.take(_client(request), changed.set)  # taken and ended on this loop's thread
 
         def notify(_: View) -> None:  # on the owner's thread: only hand the news to this loop
             with contextlib.suppress(RuntimeError):  # the loop has closed (the server is stopping)
@@ -149,7 +162,7 @@ def create_app(ctx: WebContext) -> FastAPI:
             unwatch = ctx.owner.watch(notify)
             try:
                 last, quiet = 0, 0.0
-                while not ctx.owner.stopping and not await request.is_disconnected():
+                while not ctx.owner.stopping and not slot.ended and not await request.is_disconnected():
                     changed.clear()
                     if ctx.owner.view.version != last:
                         last, quiet = ctx.owner.view.version, 0.0
@@ -164,7 +177,7 @@ def create_app(ctx: WebContext) -> FastAPI:
             finally:
                 unwatch()
 
-        return _SlotStream(lambda: ctx.streams.give_back(address), stream(), media_type="text/event-stream")
+        return _SlotStream(lambda: ctx.streams.give_back(slot), stream(), media_type="text/event-stream")
 
     @app.get("/api/scoring.csv")
     async def scoring_csv() -> Response:
@@ -268,7 +281,7 @@ def create_app(ctx: WebContext) -> FastAPI:
             "void": Table.void,
         }
         name = body.get("action")
-        if name not in actions:
+        if not isinstance(name, str) or name not in actions:
             raise Refusal(400, f"unknown action {name!r}: one of {', '.join(actions)}")
         if name == "void":
             reason = _text(body.get("reason", "voided by the banker"), "reason")
@@ -380,7 +393,7 @@ def create_app(ctx: WebContext) -> FastAPI:
                 isinstance(values, list) and all(type(v) is int and 0 <= v <= 6 for v in values)
             ):
                 raise Refusal(400, "values must be a list of faces 0 to 6, or left out for a random roll")
-            await _command(lambda _: sim_camera.shake(values))
+            await _command(lambda night: _shake(night, sim_camera, values))
         elif what == "lift":
             await _command(lambda _: sim_camera.lift())
         else:
@@ -419,6 +432,7 @@ def create_app(ctx: WebContext) -> FastAPI:
     def _state(request: Request) -> dict[str, Any]:
         view = ctx.owner.view
         fault = view.fault or ctx.owner.fault  # a hung owner publishes no view, but its watchdog names the fault
+        fault = without_paths(fault) if fault else None
         data = snapshot(view.state, view.version, view.screen, view.device_problem, fault)
         token = request.headers.get(PLAYER_HEADER)
         data["me"] = player_for(token, view.state.links) if token else None
@@ -451,6 +465,13 @@ def create_app(ctx: WebContext) -> FastAPI:
         return player, bet, coins
 
     return app
+
+
+def _shake(night: Night, camera: SimulatedCamera, values: list[int] | None) -> None:
+    """On the owner's thread: the simulated cup over ``values`` (the table's dice only) or a random roll."""
+    if values is not None:
+        night.table.dice.check(values)
+    camera.shake(values)
 
 
 def _client(request: Request) -> str:
@@ -499,7 +520,7 @@ async def _answer(future: Future[T]) -> T:
     except (RulesError, TableError) as exc:  # a rule says no, now
         raise Refusal(409, str(exc)) from None
     except OwnerError as exc:
-        raise Refusal(503, str(exc)) from None
+        raise Refusal(503, without_paths(str(exc))) from None
     except TimeoutError:
         raise Refusal(503, f"the table did not answer within {COMMAND_TIMEOUT_SECONDS:g} s: try again") from None
 

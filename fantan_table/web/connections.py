@@ -25,7 +25,7 @@ from typing import Protocol
 
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .http import Refusal
+from .http import SECURITY_HEADERS, Refusal
 
 MAX_CONNECTIONS = 256
 """Connections held at once, at most: a game night has a dozen phones, each with a few connections."""
@@ -35,6 +35,8 @@ MAX_CONNECTIONS_PER_ADDRESS = 32
 """One phone's browser opens about six connections; a few phones behind one address stay well within."""
 HEAD_SECONDS = 10.0
 """Time for a request's head to arrive: a phone on poor Wi-Fi needs a second, not ten."""
+WRITE_STALL_SECONDS = 10.0
+"""A client that stops reading its answers (its buffers full) holds a connection and its memory: cut after this."""
 EVICT_AFTER_SECONDS = 1.0
 """A connection waiting this long for a head may be closed to make room for a new one when a cap is reached."""
 KEEPALIVE_SECONDS = 5
@@ -47,9 +49,24 @@ MAX_STREAMS_PER_ADDRESS = 4
 _BUSY_BODY = b'{"error": "the table is busy with other phones: try again soon"}'
 BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
-    b"content-length: %d\r\n\r\n%s" % (len(_BUSY_BODY), _BUSY_BODY)
+    + b"".join(b"%s: %s\r\n" % header for header in SECURITY_HEADERS)
+    + b"cache-control: no-store\r\ncontent-length: %d\r\n\r\n%s" % (len(_BUSY_BODY), _BUSY_BODY)
 )
 """The whole answer to a connection over the cap, written before it is closed."""
+
+
+FILE_HANDLES = 4096
+"""File handles the process asks for (the unit's LimitNOFILE): far above the connection cap, so that
+connections the cap cannot see (a TLS handshake under way, before asyncio hands the connection over) must
+come by the thousand before the journal or a photo cannot be opened."""
+
+
+def raise_file_limit(wanted: int = FILE_HANDLES) -> None:
+    """Raise this process's soft file-handle limit to ``wanted`` (or the hard limit, if lower)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def connection_cap(soft_limit: int | None = None) -> int:
@@ -110,12 +127,15 @@ class ConnectionCount:
                 return
 
 
-def guarded_protocol(count: ConnectionCount, head_seconds: float = HEAD_SECONDS) -> type[H11Protocol]:
+def guarded_protocol(
+    count: ConnectionCount, head_seconds: float = HEAD_SECONDS, stall_seconds: float = WRITE_STALL_SECONDS
+) -> type[H11Protocol]:
     """uvicorn's HTTP/1.1 protocol with the caps and the head deadline above (all on uvicorn's event loop)."""
 
     class Guarded(H11Protocol):
         _address: str | None = None
         _deadline: asyncio.TimerHandle | None = None
+        _stall: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
@@ -147,6 +167,23 @@ def guarded_protocol(count: ConnectionCount, head_seconds: float = HEAD_SECONDS)
             self._release()
             self.transport.close()
 
+        def pause_writing(self) -> None:
+            """The client stopped reading what it asked for: it has ``stall_seconds`` to start again."""
+            super().pause_writing()
+            if self._stall is None:
+                self._stall = self.loop.call_later(stall_seconds, self._stalled)
+
+        def resume_writing(self) -> None:
+            if self._stall is not None:
+                self._stall.cancel()
+                self._stall = None
+            super().resume_writing()
+
+        def _stalled(self) -> None:
+            self._stall = None
+            self._release()
+            self.transport.abort()  # not close(): that would wait to send what the client will never read
+
         def _awaiting_head(self) -> bool:
             return self.cycle is None or self.cycle.response_complete
 
@@ -164,6 +201,9 @@ def guarded_protocol(count: ConnectionCount, head_seconds: float = HEAD_SECONDS)
 
         def _release(self) -> None:
             self._head_arrived()
+            if self._stall is not None:
+                self._stall.cancel()
+                self._stall = None
             if self._address is not None:
                 count.release(self._address)
                 self._address = None
@@ -176,27 +216,49 @@ def guarded_protocol(count: ConnectionCount, head_seconds: float = HEAD_SECONDS)
     return Guarded
 
 
+@dataclass(eq=False)
+class StreamSlot:
+    """One live stream's place: ``ended`` is set when the table takes it back for a newcomer."""
+
+    address: str
+    end: Callable[[], None]
+    ended: bool = False
+
+
 @dataclass
 class StreamSlots:
-    """Live-stream slots, per address and in total; taken when a stream opens, given back when it ends."""
+    """Live-stream slots, per address and in total; taken when a stream opens, given back when it ends.
+
+    When every slot is taken, a newcomer from an address with fewer streams than the busiest one takes the
+    oldest stream of that address (which ends; its page asks for the state every few seconds meanwhile):
+    a few addresses holding every slot cannot keep the other phones' pages from updating.
+    """
 
     total: int = MAX_STREAMS
     per_address: int = MAX_STREAMS_PER_ADDRESS
-    _open: Counter[str] = field(default_factory=Counter)
+    _open: list[StreamSlot] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def take(self, address: str) -> None:
+    def take(self, address: str, end: Callable[[], None]) -> StreamSlot:
         with self._lock:
-            if sum(self._open.values()) >= self.total:
-                raise Refusal(429, f"the table already streams to {self.total} pages: close one, or reload later")
-            if self._open[address] >= self.per_address:
+            counts = Counter(slot.address for slot in self._open)
+            if counts[address] >= self.per_address:
                 raise Refusal(
                     429, f"this address already has {self.per_address} live pages open: close a tab, then reload"
                 )
-            self._open[address] += 1
+            if len(self._open) >= self.total:
+                busiest, most = counts.most_common(1)[0]
+                if most <= counts[address] + 1:
+                    raise Refusal(429, f"the table already streams to {self.total} pages: it asks again in a while")
+                oldest = next(slot for slot in self._open if slot.address == busiest)
+                self._open.remove(oldest)
+                oldest.ended = True
+                oldest.end()
+            slot = StreamSlot(address, end)
+            self._open.append(slot)
+            return slot
 
-    def give_back(self, address: str) -> None:
+    def give_back(self, slot: StreamSlot) -> None:
         with self._lock:
-            self._open[address] -= 1
-            if self._open[address] <= 0:
-                del self._open[address]
+            if slot in self._open:
+                self._open.remove(slot)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from importlib import resources
 from typing import Any
 
 import cv2
 import numpy as np
 from fastapi import FastAPI, Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -55,6 +57,15 @@ class Refusal(FantanError):
         self.status, self.message = status, message
 
 
+SERVER_PATH = re.compile(r"/(?:[\w.\-]+/)+[\w.\-]*")
+"""A file or folder of the server, as an error message may name it (two slashes at least: '/tmp/x', not '1/2')."""
+
+
+def without_paths(message: str) -> str:
+    """``message`` with the server's files and folders left out: a phone has no business knowing them."""
+    return SERVER_PATH.sub("(a file of the table)", message)
+
+
 def error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -76,6 +87,10 @@ def handle_refusals(app: FastAPI) -> None:
         if refusal.status in BODY_UNREAD:
             response.headers["connection"] = "close"
         return response
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        return error(400, f"{request.method} {request.url.path}: not a request this page takes")
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -39,6 +39,8 @@ FREE_FAILURES = 5
 FIRST_LOCKOUT_SECONDS = 30.0
 MAX_LOCKOUT_SECONDS = 3600.0
 """The longest lockout: at most one guess an hour gets through, and the banker waits no longer than that."""
+LONGEST_DOUBLING = 32
+"""Doublings counted at most: far past MAX_LOCKOUT_SECONDS, and 2**32 stays a float however long the guessing."""
 GUARD_FILE = "pin-guard.json"
 MAX_TRACKED_ADDRESSES = 4096
 """Addresses whose request budget is remembered; beyond this the ones with a full budget are forgotten."""
@@ -135,7 +137,7 @@ class PinGuard:
         """Count a wrong PIN; the lockout it starts, in seconds (0: none)."""
         with self._lock:
             self._failures += 1
-            beyond = self._failures - FREE_FAILURES
+            beyond = min(self._failures - FREE_FAILURES, LONGEST_DOUBLING)  # a bounded power: no float overflow
             lockout = min(FIRST_LOCKOUT_SECONDS * 2 ** (beyond - 1), MAX_LOCKOUT_SECONDS) if beyond > 0 else 0.0
             self._locked_until = self.wall() + lockout
             self._keep()

@@ -19,9 +19,11 @@ from .connections import (
     HEAD_SECONDS,
     KEEPALIVE_SECONDS,
     MAX_CONNECTIONS_PER_ADDRESS,
+    WRITE_STALL_SECONDS,
     ConnectionCount,
     connection_cap,
     guarded_protocol,
+    raise_file_limit,
 )
 from .security import PinGuard
 
@@ -68,7 +70,14 @@ def web_context(
 
 
 class WebServer:
-    def __init__(self, app: FastAPI, listen: Listen, head_seconds: float = HEAD_SECONDS) -> None:
+    def __init__(
+        self,
+        app: FastAPI,
+        listen: Listen,
+        head_seconds: float = HEAD_SECONDS,
+        stall_seconds: float = WRITE_STALL_SECONDS,
+    ) -> None:
+        raise_file_limit()
         behind_proxy = bool(listen.trusted_proxy)
         count = ConnectionCount(
             connection_cap(),
@@ -79,9 +88,9 @@ class WebServer:
             app,
             host=listen.host,
             port=listen.port,
-            log_level="warning",
+            log_level="error",  # not a warning per malformed request: a flood of them would bury the table's own
             access_log=False,
-            http=guarded_protocol(count, head_seconds),
+            http=guarded_protocol(count, head_seconds, stall_seconds),
             ws="none",
             timeout_keep_alive=KEEPALIVE_SECONDS,
             proxy_headers=behind_proxy,

@@ -139,3 +139,9 @@ def test_case_and_width_do_not_make_another_person(raw: str) -> None:
         except ConfigError:
             continue
         assert name_key(a) == name_key(b)
+
+
+@pytest.mark.parametrize("invisible", ["\u3164", "\u115f", "\u1160", "\uffa0", "\u2800", "A\ufe0f", "A\u034f"])
+def test_letters_that_draw_nothing_are_refused(invisible: str) -> None:
+    with pytest.raises(ConfigError, match="draws nothing"):
+        player_name(invisible)

@@ -6,6 +6,8 @@ time; after it, the ledger must equal its replay and a round must still play fro
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import socket
 import time
@@ -21,6 +23,8 @@ from hypothesis import strategies as st
 
 from fantan_table.settings import Scope, in_scope
 from fantan_table.table.wiring.config import KEYS
+from fantan_table.table.wiring.night import Night
+from fantan_table.table.wiring.owner import OwnerError
 from fantan_table.web.app import BANKER_COOKIE, CSRF_COOKIE, WebContext, create_app
 from fantan_table.web.connections import (
     EVICT_AFTER_SECONDS,
@@ -62,7 +66,7 @@ class Served:
 def serve(state_dir: Path, head_seconds: float = HEAD_SECONDS) -> Iterator[Served]:
     ctx = make_context(state_dir, runner_devices=False)
     listen = Listen("127.0.0.1", 0)
-    web = WebServer(create_app(ctx), listen, head_seconds=head_seconds)
+    web = WebServer(create_app(ctx), listen, head_seconds=head_seconds, stall_seconds=head_seconds)
     web.start()
     ctx.base_url = base_url("", listen, web.port)
     yield Served(ctx, web.port)
@@ -190,6 +194,7 @@ def hold_connections(served: Served, sources: list[str]) -> tuple[int, int]:
             still_open += 1  # held: the server waits for its request
         else:
             assert answer == b"" or answer.startswith(b"HTTP/1.1 503"), answer
+            assert answer == b"" or b"content-security-policy:" in answer  # the protective headers, even here
             turned_away += 1
         sock.close()
     return still_open, turned_away
@@ -420,3 +425,78 @@ def test_a_crash_in_a_route_answers_without_a_traceback(rig: Rig, monkeypatch: p
     assert reply.status_code == 500 and "table's log" in reply.json()["error"]
     assert "secret" not in reply.text and "Traceback" not in reply.text
     assert reply.headers["x-content-type-options"] == "nosniff"
+
+
+def test_a_client_that_stops_reading_is_cut_off(impatient: Served) -> None:
+    """Pipelined requests whose answers it never reads: the server's buffers fill and it must not wait forever."""
+    size = len(impatient.client().get("/static/app.js").content)
+    asked = 400
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    sock.connect(("127.0.0.1", impatient.port))
+    sock.sendall(request_head("/static/app.js") * asked)
+    time.sleep(SHORT_HEAD_SECONDS + 1.5)  # it reads nothing meanwhile
+    got = 0
+    sock.settimeout(2)
+    try:
+        while chunk := sock.recv(65536):
+            got += len(chunk)
+    except (ConnectionResetError, TimeoutError):
+        pass
+    sock.close()
+    assert got < asked * size / 2  # cut off: what the server still held for it was dropped
+    a_round_still_plays(impatient)
+
+
+def test_sixteen_addresses_cannot_keep_a_phone_from_live_updates(served: Served) -> None:
+    hogs = [f"127.0.9.{n}" for n in range(1, MAX_STREAMS // MAX_STREAMS_PER_ADDRESS + 1)]
+    streams, statuses = open_streams(served, [a for a in hogs for _ in range(MAX_STREAMS_PER_ADDRESS)])
+    assert statuses == {200: MAX_STREAMS}
+    mine, _ = open_streams(served, ["127.0.0.77"])
+    assert len(mine) == 1  # a newcomer gets a stream: the oldest of a busiest address made room
+    oldest, data = streams[0], b""
+    oldest.settimeout(3)
+    with contextlib.suppress(TimeoutError):
+        while not data.endswith(b"0\r\n\r\n") and (chunk := oldest.recv(65536)):
+            data += chunk
+    assert data.endswith(b"0\r\n\r\n")  # its stream ended (its page asks every few seconds, then again)
+    for sock in streams:
+        sock.close()
+    mine[0].close()
+
+
+def test_a_pin_budget_after_thousands_of_wrong_pins_still_locks(tmp_path: Path) -> None:
+    (tmp_path / "pin-guard.json").write_text('{"failures": 5000, "locked_until": 0}')
+    guard = PinGuard(tmp_path)
+    assert guard.failed() == 3600 and 3590 < guard.wait() <= 3600
+
+
+def test_odd_requests_are_answered_400_never_500(rig: Rig) -> None:
+    assert rig.post("/api/banker/action", {"action": []}).status_code == 401  # the banker's, first
+    rig.login()
+    for action in ([], {}, 7, None):
+        reply = rig.post("/api/banker/action", {"action": action})
+        assert reply.status_code == 400 and "unknown action" in reply.json()["error"]
+    reply = rig.client.get("/api/rounds/abc/photo.jpg")
+    assert reply.status_code == 400 and reply.json()["error"]
+    latin = {"X-CSRF-Token": "\u00e9".encode("latin-1"), "Cookie": "fantan_csrf=\u00e9".encode("latin-1")}
+    assert rig.client.post("/api/bets", content=b"{}", headers=latin).status_code == 401  # past CSRF; not a 500
+
+
+def test_the_simulated_cup_takes_only_the_tables_dice(rig: Rig) -> None:
+    rig.login()
+    reply = rig.post("/api/sim/shake", {"values": [1] * 35})
+    assert reply.status_code == 400 and "the table shakes 4 dice" in reply.json()["error"]
+    assert rig.ctx.owner.fault is None and rig.post("/api/sim/shake", {"values": [1, 2, 3, 4]}).status_code == 200
+
+
+def test_a_faults_message_reaches_phones_without_the_servers_paths(rig: Rig) -> None:
+    def disk_full(night: Night) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(night.state_dir / "frames" / "round-0001.jpg"))
+
+    with pytest.raises(OwnerError):
+        rig.ctx.owner.call(disk_full)
+    fault = rig.client.get("/api/state").json()["fault"]
+    assert "No space left on device" in fault and str(rig.ctx.owner.night.state_dir) not in fault
+    refused = rig.post("/api/bets", {"bet": "number:1"}, player="Ann")
+    assert refused.status_code == 503 and str(rig.ctx.owner.night.state_dir) not in refused.text

@@ -452,11 +452,22 @@ async function refresh() {
   if (response.ok) render(await response.json());
 }
 
+const POLL_MS = 5000;
+const RETRY_STREAM_MS = 30000;
+
 function listen() {
   // EventSource cannot send headers: each event says "something changed", and the page asks for its view.
   const events = new EventSource("/api/events");
   events.onmessage = () => refresh();
-  events.onerror = () => { document.getElementById("status").textContent = "reconnecting…"; };
+  events.onerror = () => {
+    if (events.readyState !== EventSource.CLOSED) {
+      document.getElementById("status").textContent = "reconnecting…";
+      return;
+    }
+    // refused (the table streams to as many pages as it may): ask now and then, and try the stream again later
+    const poll = setInterval(refresh, POLL_MS);
+    setTimeout(() => { clearInterval(poll); listen(); }, RETRY_STREAM_MS);
+  };
 }
 
 loadGameForm();
