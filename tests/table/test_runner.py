@@ -185,3 +185,58 @@ def test_a_frame_the_reader_cannot_read_at_all_is_shown_not_taken_for_the_cup(ri
     runner.step()  # the reader reads again (the cup is on): the trouble is over
     assert runner.device_problem is None and screen(devices) == BetsClosed(1)
     assert table.state.stage is Stage.CLOSED
+
+
+def play_a_round(runner: TableRunner, table: Table, devices: Devices, values: list[int], seed: int) -> None:
+    camera = devices.sim_camera
+    assert camera is not None
+    press(runner, devices, ButtonName.NO_MORE_BETS)
+    camera.shake(values, scene_seed=seed)
+    runner.step()
+    camera.lift()
+    until(runner, lambda: table.state.stage is Stage.SHOWING)
+
+
+def test_dice_left_on_the_table_are_not_read_when_bets_close(rig) -> None:
+    runner, table, devices, _ = rig
+    camera = devices.sim_camera
+    assert camera is not None
+    play_a_round(runner, table, devices, [1, 2, 3, 4], seed=21)
+    press(runner, devices, ButtonName.NEXT_ROUND)
+    table.place("Ann", "number:1", 1)
+    press(runner, devices, ButtonName.NO_MORE_BETS)  # last round's dice still lie there, in plain view
+    for _ in range(10):
+        runner.step()
+    assert table.state.stage is Stage.CLOSED and table.state.latest is None  # not read, not SHAKEN?
+    assert isinstance(screen(devices), Problem) and screen(devices).heading == "CUP?"
+    camera.shake([2, 2, 3, 4], scene_seed=22)
+    runner.step()  # the cup: now a roll may come
+    camera.lift()
+    until(runner, lambda: table.state.stage is Stage.SHOWING)
+    reading = table.state.rounds[-1].reading
+    assert reading is not None and sorted(reading.values) == [2, 2, 3, 4]  # the new roll, in reading order
+
+
+def test_the_banker_reads_dice_left_on_the_table_by_pressing_read(rig) -> None:
+    runner, table, devices, _ = rig
+    play_a_round(runner, table, devices, [1, 2, 3, 4], seed=23)
+    press(runner, devices, ButtonName.NEXT_ROUND)
+    press(runner, devices, ButtonName.NO_MORE_BETS)
+    runner.step()
+    press(runner, devices, ButtonName.READ)  # the banker's word: read what lies there
+    assert table.state.stage is Stage.CHECK  # the same dice in the same places: SHAKEN? asks the banker
+
+
+def test_fewer_dice_than_expected_after_the_cup_ask_the_banker_to_check(rig) -> None:
+    runner, table, devices, _ = rig
+    camera = devices.sim_camera
+    assert camera is not None
+    press(runner, devices, ButtonName.NO_MORE_BETS)
+    camera.shake([1, 2, 3], scene_seed=24)  # a die rolled off the table
+    runner.step()
+    camera.lift()
+    for _ in range(8):
+        runner.step()
+    assert table.state.stage is Stage.CLOSED
+    shown = screen(devices)
+    assert isinstance(shown, Problem) and shown.heading == "DICE?" and "3 of 4 dice seen" in shown.reason

@@ -21,6 +21,7 @@ from ...rules.dice import DiceInUse
 from ...rules.errors import RulesError
 from ...rules.odds import D6_FACES, PIECEPACK_FACES
 from ...vision.profile import Profile
+from ...vision.reader import Reading as DiceReading
 from ...vision.reader import Status, read_dice
 from ..core.state import Stage, TableState
 from ..core.table import Table
@@ -68,6 +69,8 @@ class TableRunner:
         self._stage: Stage | None = None
         self._camera_wait_until = 0.0
         self._override: list[Screen] | None = None
+        self._partial, self._partial_seen = 0, 0
+        """Frames in a row showing the same number of dice, fewer than expected (a die off the table?)."""
         self.screen: Screen | None = None
         """What the display shows now (the web page mirrors it)."""
         table.subscribe(self._present)
@@ -76,7 +79,7 @@ class TableRunner:
         """Run another table from now on (a new game begun from the banker's page)."""
         self.table = table
         self._stage = None
-        self.watcher.rearm()
+        self.watcher.disarm()
         table.subscribe(self._present)
 
     # -- the loop ----------------------------------------------------------------------------------------
@@ -129,21 +132,37 @@ class TableRunner:
             self._device_trouble(None)
         decided = reading if force else self.watcher.feed(reading)
         if decided is None:
-            if self._override is None:  # the cup is off and the dice are settling, or the cup is (back) on
-                counting = self.watcher.armed and len(reading.dice) == self.expect
-                self._show([Reading(self.table.state.round)] if counting else screens_for(self.table.state))
+            if self._override is None:
+                self._show(self._waiting(reading))
             return
         self.watcher.disarm()
         if self.table.state.stage is Stage.CHECK:  # a new roll after the unshaken warning replaces the old one
             self._act(self.table.reroll)
         self._act(lambda: self.table.record_reading(decided, frame))
 
+    def _waiting(self, reading: DiceReading) -> list[Screen]:
+        """What the display says while the table waits for the dice: what it waits for, and what to do."""
+        state, seen = self.table.state, len(reading.dice)
+        self._partial = self._partial + 1 if 0 < seen < self.expect and seen == self._partial_seen else 0
+        self._partial_seen = seen
+        if self.watcher.armed and seen == self.expect:
+            return [Reading(state.round)]  # the cup is off and the dice are settling
+        if state.stage is Stage.CLOSED and state.latest is None:
+            if not self.watcher.armed and seen == self.expect:
+                return [Problem("CUP?", "dice lie here since no more bets: cover them with the cup, or READ them")]
+            if self.watcher.armed and self._partial >= self.watcher.still_frames:
+                return [Problem("DICE?", f"{seen} of {self.expect} dice seen: check them, then press READ")]
+        return screens_for(state)
+
     # -- showing -----------------------------------------------------------------------------------------
     def _present(self, state: TableState) -> None:
         if state.stage is not self._stage:
+            resumed = self._stage is None
             self._stage, self._stage_since = state.stage, self._clock()
-            if state.stage is Stage.CLOSED:
-                self.watcher.rearm()
+            if state.stage is Stage.CLOSED and resumed:
+                self.watcher.arm()  # a restart with betting closed: the cup may have come off before it
+            elif state.stage is Stage.CLOSED:
+                self.watcher.disarm()  # bets just closed: dice lying there are no roll, the cup must come down
         lights = lights_for(state)
         panel = self.devices.panel
         if state.stage is Stage.RAIDED:

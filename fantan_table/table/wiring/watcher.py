@@ -1,8 +1,9 @@
 """When to read the dice by itself: once the cup is gone and the dice have lain still for a few frames.
 
-The watcher sees the reader's result for every frame after *no more bets*. A frame without the
-expected number of dice is the cup (which hides them; a coin or a tile edge may still show) and
-arms it. Then the expected number of dice, showing the same values in the same places for
+The watcher sees the reader's result for every frame after *no more bets*. It starts unarmed: dice
+already lying there when betting closed are last round's (or the banker's, put down early), never a
+roll. A frame without the expected number of dice is the cup (which hides them; a coin or a tile
+edge may still show) and arms it. Then the expected number of dice, showing the same values in the same places for
 ``still_frames`` frames in a row, are the roll, and that frame decides, whatever the reader thinks
 of it (a cocked die is an unsure reading to record, not a reason to wait); an unsure reading must hold
 twice as long, since settling dice, blurred, read unsure until they lie still. After deciding it waits
@@ -32,12 +33,13 @@ class CupWatcher:
         self._previous: Reading | None = None
         self._streak = 0
 
-    def rearm(self) -> None:
-        """A new wait for the dice (bets just closed)."""
+    def arm(self) -> None:
+        """Read the next still dice without waiting for the cup (the table resumed with betting closed: the cup
+        may have come off before the restart; dice lying as last round's still ask SHAKEN?)."""
         self.armed, self._previous, self._streak = True, None, 0
 
     def disarm(self) -> None:
-        """A reading was taken: wait for the cup to come down before the next one."""
+        """Wait for the cup to come down before the next reading (bets just closed, or a reading was taken)."""
         self.armed, self._previous, self._streak = False, None, 0
 
     def feed(self, reading: Reading) -> Reading | None:
