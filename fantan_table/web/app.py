@@ -203,6 +203,19 @@ def create_app(ctx: WebContext) -> FastAPI:
             raise Refusal(404, f"round {number}: its photo is missing or not as it was kept") from None
         return Response(photo, media_type="image/jpeg")  # the page draws each die's box on it, from the reading
 
+    @app.get("/api/reading/photo.jpg")
+    async def deciding_photo() -> Response:
+        """The photo of the reading the banker is asked about now (SHAKEN?: confirm or re-roll)."""
+        latest = ctx.owner.view.state.latest
+        if latest is None or latest.frame is None:
+            raise Refusal(404, "no reading with a photo waits for the banker")
+        frame = latest.frame
+        try:
+            photo = await asyncio.to_thread(read_frame, ctx.owner.night.state_dir, frame.file, frame.sha256)
+        except JournalError:
+            raise Refusal(404, "the photo of this reading is missing or not as it was kept") from None
+        return Response(photo, media_type="image/jpeg")
+
     @app.get("/api/display.png")
     async def display() -> Response:
         screen = ctx.owner.view.screen

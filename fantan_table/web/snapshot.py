@@ -7,6 +7,7 @@ from typing import Any
 from ..devices.display.screens import Screen, text_lines
 from ..rules.bets import all_positions, format_variants
 from ..rules.game import HOUSE_COLUMN, is_bankrupt
+from ..rules.round import Action
 from ..rules.settlement import MAX_COINS_PER_ROUND
 from ..table.core.codec import reading_to_json
 from ..table.core.state import TableState
@@ -63,4 +64,29 @@ def snapshot(
             "house": HOUSE_COLUMN,
         },
         "over": game.end_reason.value if state.stage.value == "over" and game.end_reason else None,
+        "actions": banker_actions(state),
     }
+
+
+BANKER_ACTIONS: dict[str, Action] = {
+    "close": Action.CLOSE,
+    "next": Action.NEXT,
+    "confirm": Action.CONFIRM,
+    "reroll": Action.REROLL,
+    "resume": Action.RESUME,
+    "void": Action.VOID,
+    "end": Action.END,
+    "raid": Action.RAID,
+}
+"""The banker's buttons on the page, by the move of the round each makes."""
+
+
+def banker_actions(state: TableState) -> list[str]:
+    """The banker's buttons this stage allows (the page shows only these): the round machine's own answer."""
+    game = state.game
+    allowed = [name for name, action in BANKER_ACTIONS.items() if game.machine.allows(action)]
+    if state.latest is None:  # a re-roll rejects a reading: none yet, none to reject
+        allowed = [name for name in allowed if name != "reroll"]
+    if game.is_over and game.stage.value != "raided":  # an ended game is not raided
+        allowed = [name for name in allowed if name != "raid"]
+    return allowed

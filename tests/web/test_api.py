@@ -441,3 +441,13 @@ def test_the_banker_corrects_a_settled_round_after_seeing_what_it_changes(rig: R
     assert ann_now["balance_cents"] == 5000 + 600
     rig.post("/api/banker/logout")
     assert rig.post("/api/banker/correct", {**ask, "confirm": True}).status_code == 401
+
+
+def test_the_page_offers_the_banker_only_what_the_stage_allows(rig: Rig) -> None:
+    rig.login()
+    assert rig.client.get("/api/state").json()["actions"] == ["close", "end", "raid"]
+    assert rig.post("/api/banker/action", {"action": "close"}).json()["actions"] == ["void", "raid"]
+    shown = rig.post("/api/banker/dice", {"values": [1, 1, 1, 1], "confirm": True}).json()
+    assert shown["actions"] == ["next", "raid"]
+    assert rig.post("/api/banker/action", {"action": "raid"}).json()["actions"] == ["resume"]
+    assert rig.client.get("/api/reading/photo.jpg").status_code == 404  # none waits for the banker

@@ -58,8 +58,8 @@ def browser() -> Iterator[Browser]:
 
 
 def tap(page: Page, zone: str) -> None:
-    """Tap a spot near its edge: its middle may hold one's own coins, and tapping those takes one back."""
-    page.locator(f'[data-zone="{zone}"]').click(position={"x": 6, "y": 18})
+    """Tap a spot in its middle, where the coins already on it lie: a tap goes through them to the spot."""
+    page.locator(f'[data-zone="{zone}"]').click(force=True)
 
 
 def watch_for_refusals(page: Page, refused: list[str]) -> None:
@@ -77,6 +77,9 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     banker.click("#login button")
     expect(banker.locator("#banker-tools")).to_be_visible()
     expect(banker.locator("#sim")).to_be_visible()
+    expect(banker.locator('[data-action="close"]')).to_be_visible()  # only what betting allows
+    for hidden in ("confirm", "reroll", "void", "next", "resume"):
+        expect(banker.locator(f'[data-action="{hidden}"]')).to_be_hidden()
 
     banker.click("#links summary")
     banker.click('#link-list button[data-link="Bob"]')
@@ -88,14 +91,21 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     watch_for_refusals(phone, refused)
     phone.goto(f"{url}/?player={player_token(ctx, 'Ann')}")
     expect(phone.locator("#who")).to_contain_text("You are Ann")
-    tap(phone, "number:1")
-    tap(phone, "number:1")
-    tap(phone, "side:0-1")
+    for zone in ("number:1", "number:1", "side:0-1", "side:0-1", "corner:0"):
+        tap(phone, zone)  # a second tap on any kind of spot stacks a second coin (five coins a round at most)
     mine = phone.locator('g.coin[data-player="Ann"]')
-    expect(mine).to_have_count(2)
-    expect(phone.locator("#stake")).to_contain_text("$2")
-    phone.locator('g.coin[data-player="Ann"][data-bet="side:0-1"]').click()  # take it back
+    expect(mine).to_have_count(3)
+    for bet in ("number:1", "side:0-1"):
+        expect(phone.locator(f'g.coin[data-player="Ann"][data-bet="{bet}"] .coin-count')).to_have_text("2")
+    phone.check("#take-back")  # taking back is its own mode, the same on every kind of spot
+    tap(phone, "side:0-1")
+    phone.locator('g.coin[data-player="Ann"][data-bet="corner:0"]').click()  # or a tap on one's own stack
+    expect(phone.locator('g.coin[data-player="Ann"][data-bet="side:0-1"] .coin-count')).to_have_text("1")
+    expect(phone.locator('g.coin[data-player="Ann"][data-bet="corner:0"]')).to_have_count(0)
+    tap(phone, "side:0-1")
     expect(mine).to_have_count(1)
+    phone.uncheck("#take-back")
+    expect(phone.locator("#stake")).to_contain_text("$3")
     phone.check("#strong")
     tap(phone, "corner:3")
     expect(phone.locator('g.coin[data-player="Ann"][data-bet="strong-corner:3"]')).to_have_count(1)

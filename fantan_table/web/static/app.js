@@ -83,10 +83,15 @@ function allowed(bet) {
   return state && state.positions.includes(bet);
 }
 
+function takingBack() {
+  return document.getElementById("take-back").checked;
+}
+
 function tap(bet) {
+  // a tap adds a coin on every kind of spot; taking back is its own mode, the same everywhere
   if (!playerToken) return say("Open your player link (the banker has it) to bet.", true);
   if (!allowed(bet)) return say(`${bet} is not allowed in this game (variants: ${state.variants})`, true);
-  send("/api/bets", { bet, coins: 1 });
+  send(takingBack() ? "/api/bets/remove" : "/api/bets", { bet, coins: 1 });
 }
 
 function chooseDiagonal(point) {
@@ -167,8 +172,8 @@ function drawCoins() {
       const t = node("text", { x: sx, y: y - (stack.coins - 1) * 3 + 4, class: "coin-count" }, g);
       t.textContent = stack.coins;
       const title = node("title", {}, g);
-      title.textContent = `${stack.player.name}: ${stack.coins} on ${bet}` + (mine ? " (tap to take one back)" : "");
-      if (mine) g.addEventListener("click", (e) => { e.stopPropagation(); send("/api/bets/remove", { bet, coins: 1 }); });
+      title.textContent = `${stack.player.name}: ${stack.coins} on ${bet}` + (mine ? " (take back mode: tap to take one)" : "");
+      if (mine) g.addEventListener("click", (e) => { e.stopPropagation(); if (takingBack()) send("/api/bets/remove", { bet, coins: 1 }); });
     });
   }
 }
@@ -252,6 +257,14 @@ function drawRecall() {
 function drawBanker() {
   document.getElementById("login").hidden = state.banker;
   document.getElementById("banker-tools").hidden = !state.banker;
+  document.body.classList.toggle("banker", state.banker);
+  for (const b of document.querySelectorAll("[data-action]")) b.hidden = !state.actions.includes(b.dataset.action);
+  document.getElementById("override").hidden = state.stage !== "closed";
+  const deciding = document.getElementById("deciding");
+  const photo = state.stage === "check" && state.reading && state.reading.frame;
+  deciding.hidden = !(state.banker && photo);
+  if (!deciding.hidden) document.getElementById("deciding-photo").src = `/api/reading/photo.jpg?v=${state.version}`;
+  document.getElementById("strong-choice").hidden = !state.variants.includes("strong");
   const sim = document.getElementById("sim");
   sim.hidden = !(state.banker && state.simulated);
   if (!sim.hidden) {
@@ -296,8 +309,15 @@ document.getElementById("login").addEventListener("submit", async (e) => {
 });
 document.getElementById("logout").addEventListener("click", async () => { await send("/api/banker/logout"); refresh(); });
 for (const b of document.querySelectorAll("[data-action]")) {
-  b.addEventListener("click", () => send("/api/banker/action", { action: b.dataset.action }));
+  // the dangerous ones sit apart and ask first
+  b.addEventListener("click", () => {
+    if (b.dataset.ask && !window.confirm(b.dataset.ask)) return;
+    send("/api/banker/action", { action: b.dataset.action });
+  });
 }
+document.getElementById("take-back").addEventListener("change", (e) => {
+  document.body.classList.toggle("take-back", e.target.checked);
+});
 for (const b of document.querySelectorAll("[data-press]")) {
   b.addEventListener("click", () => send("/api/sim/press", { button: b.dataset.press }));
 }
