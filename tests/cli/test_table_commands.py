@@ -149,3 +149,11 @@ def test_a_round_is_corrected_at_the_console_after_yes(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "round 1: dice 2 2 3 3 = 10, open 2 (settled on open 1). Correct it? (yes)" in done.stdout
     assert "Ann: $56.00" in done.stdout
+
+
+def test_history_names_each_bet_what_it_paid_and_the_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    done = run_table(config_file(tmp_path), "bet Ann number:1 2\npress no_more_bets\nshake 1 2 3 3\nlift\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert main(["history", "--state", str(tmp_path / "state")]) == 0
+    line = capsys.readouterr().out
+    assert "Ann +$6.00 = $56.00 [2 on number:1 won +$6.00]" in line and "photo frames/round-0001-roll-1.jpg" in line

@@ -59,7 +59,7 @@ def browser() -> Iterator[Browser]:
 
 def tap(page: Page, zone: str) -> None:
     """Tap a spot in its middle, where the coins already on it lie: a tap goes through them to the spot."""
-    page.locator(f'[data-zone="{zone}"]').click(force=True)
+    page.locator(f'[data-zone="{zone}"]').click()
 
 
 def watch_for_refusals(page: Page, refused: list[str]) -> None:
@@ -98,23 +98,34 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     for bet in ("number:1", "side:0-1"):
         expect(phone.locator(f'g.coin[data-player="Ann"][data-bet="{bet}"] .coin-count')).to_have_text("2")
     phone.check("#take-back")  # taking back is its own mode, the same on every kind of spot
-    tap(phone, "side:0-1")
-    phone.locator('g.coin[data-player="Ann"][data-bet="corner:0"]').click()  # or a tap on one's own stack
-    expect(phone.locator('g.coin[data-player="Ann"][data-bet="side:0-1"] .coin-count')).to_have_text("1")
-    expect(phone.locator('g.coin[data-player="Ann"][data-bet="corner:0"]')).to_have_count(0)
-    tap(phone, "side:0-1")
+    phone.locator('[data-zone="number:1"]').click(position={"x": 34, "y": 8})  # a tap on the spot, off the stack
+    expect(phone.locator('g.coin[data-player="Ann"][data-bet="number:1"] .coin-count')).to_have_text("1")
+    for bet in ("corner:0", "side:0-1", "side:0-1"):  # or a tap on one's own stack, on any kind of spot
+        phone.locator(f'g.coin[data-player="Ann"][data-bet="{bet}"]').click()
+        phone.wait_for_timeout(300)
     expect(mine).to_have_count(1)
     phone.uncheck("#take-back")
-    expect(phone.locator("#stake")).to_contain_text("$3")
+    expect(phone.locator("#stake")).to_contain_text("$4")
     phone.check("#strong")
     tap(phone, "corner:3")
     expect(phone.locator('g.coin[data-player="Ann"][data-bet="strong-corner:3"]')).to_have_count(1)
     ARTIFACTS.mkdir(exist_ok=True)
     phone.screenshot(path=str(ARTIFACTS / "phone-betting.png"), full_page=True)
+    phone.uncheck("#strong")
+    tap(phone, "centre")
+    expect(phone.locator("#diagonal-choice")).to_be_visible()
+    phone.click("#who")  # a tap elsewhere: the chooser goes
+    expect(phone.locator("#diagonal-choice")).to_be_hidden()
+    expect(phone.locator("#sound")).to_have_text("Sound: off")  # muted until asked
+    phone.click("#sound")
+    expect(phone.locator("#sound")).to_have_text("Sound: on")
+    phone.route("**/api/bets", lambda route: route.abort())  # the Wi-Fi drops
+    tap(phone, "number:0")
+    expect(phone.locator("#message")).to_contain_text("did not answer")
+    phone.unroute("**/api/bets")
 
     banker.click('[data-press="no_more_bets"]')
     expect(phone.locator("#status")).to_contain_text("no more bets")
-    phone.uncheck("#strong")
     tap(phone, "number:2")
     expect(phone.locator("#message")).to_contain_text("betting is closed")
 
@@ -132,6 +143,7 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     expect(phone.locator("#pad tr.now")).to_contain_text(dollars)
     expect(banker.locator("#leds .led.on")).to_have_count(1)
     expect(phone.locator(f'rect.tile.lit[data-tile="{record.report.open_number}"]')).to_have_count(1)
+    expect(phone.locator("#result-body .my-bets li")).to_have_count(2)  # each of my bets, and what it paid
     phone.screenshot(path=str(ARTIFACTS / "phone-result.png"), full_page=True)
 
     # the banker corrects the round: checked and shown first, then confirmed; the pad shows the correction
@@ -147,6 +159,12 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     banker.click("#correct-confirm")
     expect(phone.locator("#pad tr.correction")).to_have_count(1)
     expect(phone.locator("#result-body")).to_contain_text(f"Round {record.report.round} corrected")
+
+    banker.once("dialog", lambda dialog: dialog.accept())  # raid asks first
+    banker.click('[data-action="raid"]')
+    expect(phone.locator("#scoring")).to_be_hidden()  # the money goes out of sight with the display
+    banker.click('[data-action="resume"]')
+    expect(phone.locator("#scoring")).to_be_visible()
     assert refused == []
 
 

@@ -7,6 +7,7 @@ from typing import Any, TextIO
 
 from ...rules.game import RoundReport, ScoringTable
 from ...rules.money import format_cents, format_delta
+from ...rules.settlement import BetResult
 from ..core.codec import frame_to_json, reading_to_json
 from ..core.state import RoundRecord
 
@@ -49,6 +50,7 @@ def round_json(record: RoundRecord) -> dict[str, Any]:
                 "balance_before_cents": s.balance_before_cents,
                 "balance_after_cents": after,
                 "unpaid_cents": s.unpaid_cents,
+                "results": [_result_json(r) for r in s.results],
             }
             for s in report.players
             for delta, after in [report.net(s)]
@@ -70,10 +72,28 @@ def round_text(record: RoundRecord) -> str:
         head += " (entered by hand)"
     parts = [
         f"{p['player']} {format_delta(p['delta_cents'])} = {format_cents(p['balance_after_cents'])}"
+        + (f" [{', '.join(_bet_text(r) for r in p['results'])}]" if p["results"] else "")
         + (f" ({format_cents(p['unpaid_cents'])} unpaid)" if p["unpaid_cents"] else "")
         for p in data["players"]
     ]
-    return head + "; " + ", ".join(parts) + (f"; {data['bank_short']}" if data["bank_short"] else "")
+    photo = data["photo"]["file"] if data["photo"] else None
+    return (
+        head
+        + "; "
+        + ", ".join(parts)
+        + (f"; {data['bank_short']}" if data["bank_short"] else "")
+        + (f"; photo {photo}" if photo else "")
+    )
+
+
+def _result_json(result: BetResult) -> dict[str, Any]:
+    bet = result.wager
+    return {"bet": str(bet.bet), "coins": bet.coins, "outcome": result.outcome.value, "cents": result.delta_cents}
+
+
+def _bet_text(result: dict[str, Any]) -> str:
+    """One bet's line in the history: '2 on number:1 won +$6.00'."""
+    return f"{result['coins']} on {result['bet']} {result['outcome']} {format_delta(result['cents'])}"
 
 
 def bank_short_text(report: RoundReport) -> str:

@@ -24,16 +24,62 @@ function cookie(name) {
 async function send(path, body) {
   const headers = { "Content-Type": "application/json", "X-CSRF-Token": cookie("fantan_csrf") };
   if (playerToken) headers["X-Player-Token"] = playerToken;
-  const response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body || {}) });
+  let response;
+  try {
+    response = await fetch(path, { method: "POST", headers, body: JSON.stringify(body || {}) });
+  } catch {
+    say("The table did not answer: check this phone's Wi-Fi, then try again. Nothing was changed.", true);
+    sound("error");
+    return null;
+  }
   const data = await response.json().catch(() => ({ error: "the table did not answer" }));
   if (!response.ok) {
     say(data.error || `refused (${response.status})`, true);
+    sound("error");
     return null;
   }
   say("");
   if (data.stage) render(data);
   return data;
 }
+
+// -- sounds: off until the person turns them on (a phone at a game night should not beep by surprise) ---------
+let audio = null;
+
+function soundOn() {
+  return localStorage.getItem("fantan-sound") === "on";
+}
+
+function drawSoundToggle() {
+  const toggle = document.getElementById("sound");
+  toggle.textContent = soundOn() ? "Sound: on" : "Sound: off";
+  toggle.setAttribute("aria-pressed", String(soundOn()));
+}
+
+// a rising chord for a result, two low notes for a refusal; made here, nothing to download
+function sound(kind) {
+  if (!soundOn()) return;
+  audio = audio || new AudioContext();
+  const notes = kind === "error" ? [220, 175] : [523, 659, 784];
+  notes.forEach((hz, i) => {
+    const at = audio.currentTime + i * 0.12;
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = hz;
+    gain.gain.setValueAtTime(0.15, at);
+    gain.gain.exponentialRampToValueAtTime(0.001, at + 0.11);
+    osc.connect(gain).connect(audio.destination);
+    osc.start(at);
+    osc.stop(at + 0.12);
+  });
+}
+
+document.getElementById("sound").addEventListener("click", () => {
+  localStorage.setItem("fantan-sound", soundOn() ? "off" : "on");
+  drawSoundToggle();
+  sound("result");  // what it will sound like
+});
+drawSoundToggle();
 
 function say(text, isError) {
   const el = document.getElementById("message");
@@ -108,6 +154,14 @@ function chooseDiagonal(point) {
   if (!box.children.length) return say("diagonal bets are not allowed in this game", true);
   box.hidden = false;
 }
+
+function hideDiagonalChoice() {
+  document.getElementById("diagonal-choice").hidden = true;
+}
+// the chooser goes away with any tap elsewhere, and when betting closes
+document.addEventListener("click", (e) => {
+  if (!e.target.closest("#diagonal-choice") && !e.target.closest('[data-zone="centre"]')) hideDiagonalChoice();
+});
 
 // -- drawing ----------------------------------------------------------------------------------------------
 function drawLayout() {
@@ -215,7 +269,8 @@ function drawResult() {
     (p.unpaid_cents ? ` <span class="short">(${dollars(p.unpaid_cents)} unpaid)</span>` : "") + "</li>");
   const html = `<p class="big">${head}</p>` +
     (last.bank_short ? `<p class="short">${escapeHtml(last.bank_short)}.</p>` : "") +
-    (mine ? `<p class="mine">You: ${mine.delta_cents > 0 ? "won" : mine.delta_cents < 0 ? "lost" : "even"} ${dollars(Math.abs(mine.delta_cents))}</p>` : "") +
+    (mine ? `<p class="mine">You: ${mine.delta_cents > 0 ? "won" : mine.delta_cents < 0 ? "lost" : "even"} ${dollars(Math.abs(mine.delta_cents))}</p>` +
+      (mine.results.length ? `<ul class="my-bets">${mine.results.map((r) => `<li>${r.coins} on ${escapeHtml(r.bet)}: ${r.outcome}${r.cents ? ` ${r.cents > 0 ? "+" : ""}${dollars(r.cents)}` : ""}</li>`).join("")}</ul>` : "") : "") +
     `<ul>${lines.join("")}</ul>` +
     (last.photo ? photoWithBoxes(last.round, last.reading) : "");
   if (html !== drawnResult) body.innerHTML = drawnResult = html;
@@ -291,8 +346,14 @@ function escapeHtml(text) {
 }
 
 function render(next) {
-  if (state && (state.stage !== next.stage || state.round !== next.round)) say("");  // old news
+  if (state && (state.stage !== next.stage || state.round !== next.round)) {
+    say("");  // old news
+    hideDiagonalChoice();
+    if (next.stage === "showing" && next.last_round) sound("result");
+  }
   state = next;
+  // a raid closes the table: the money on the page goes out of sight with the display and the LEDs
+  document.body.classList.toggle("raided", state.stage === "raided");
   drawLayout();
   drawCoins();
   drawStatus();
