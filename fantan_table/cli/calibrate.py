@@ -7,6 +7,10 @@ DIR holds labels.csv as for ``eval``; every fourth picture is kept aside for the
 holds captures of each face of each die, one die per picture, named DIE_VALUE_N.png (suns_0_1.png
 is the suns die's blank face, first capture). The profile, the learned faces, a copy of the empty
 table, and a report (report.html with confusion.png and a picture of every mistake) go to PROFILE_DIR.
+
+A profile whose held-aside pictures read below FIT_EXACT exact, or with any die read wrong while sure,
+is not fit for play: the command says why and exits 1 (the profile and report are written all the same,
+to look at), unless --force.
 """
 
 from __future__ import annotations
@@ -32,6 +36,11 @@ from ..vision.evaluate import MISSED, Report
 from ..vision.profile import save_profile
 from .common import UsageError, load_reader_profile, percent_of, print_json
 
+FIT_EXACT = 0.95
+"""Held-aside scenes read exactly, at least, for a profile fit for play: below it the table asks for a re-roll
+every few rounds (a roll the reader doubts is never settled, but a night of re-rolls is no night)."""
+UNFIT_STATUS = 1
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
@@ -53,6 +62,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="dice in each roll (default 4; 0: it varies from roll to roll)",
     )
     p.add_argument("--json", action="store_true", help="the figures as one JSON object")
+    p.add_argument("--force", action="store_true", help="exit 0 even when the profile is not fit for play")
     p.set_defaults(run=run)
 
 
@@ -97,8 +107,9 @@ def run(args: argparse.Namespace) -> int:
             result = calibrate(pictures, profile, args.expect or None, step)
     except CalibrationError as exc:
         raise UsageError(str(exc)) from None
-    _write(result, args)
-    summary = _summary(result, args)
+    unfit = unfit_for_play(result.holdout)
+    _write(result, args, unfit)
+    summary = _summary(result, args) | {"fit_for_play": not unfit, "unfit_because": unfit}
     if args.json:
         print_json(summary)
     else:
@@ -111,7 +122,29 @@ def run(args: argparse.Namespace) -> int:
         )
         print("changed: " + ("; ".join(result.changes) or "nothing (the starting profile was best)"))
         print(f"{result.evaluations} trials in {result.seconds:.0f} s")
-    return 0
+        if unfit:
+            print(
+                "NOT FIT FOR PLAY: " + "; ".join(unfit) + ". Capture more rolls (and faces) at the table, check "
+                "its light, and calibrate again; --force to accept it anyway",
+                file=sys.stderr,
+            )
+    return UNFIT_STATUS if unfit and not args.force else 0
+
+
+def unfit_for_play(holdout: Report) -> list[str]:
+    """Why a profile is not fit for play, by its held-aside measurement (empty: fit)."""
+    reasons = []
+    if holdout.scenes == 0:
+        reasons.append("no picture was kept aside to measure it on (give at least 4 rolls)")
+    elif holdout.exact_scene_rate < FIT_EXACT:
+        reasons.append(
+            f"{percent_of(holdout.exact_scene_rate)} of the held-aside rolls read exactly (needs {FIT_EXACT:.0%})"
+        )
+    if holdout.wrong_when_ok_rate > 0:
+        reasons.append(
+            f"{percent_of(holdout.wrong_when_ok_rate)} of the rolls it was sure of were read wrong (needs none)"
+        )
+    return reasons
 
 
 def _summary(result: Result, args: argparse.Namespace) -> dict[str, object]:
@@ -126,7 +159,7 @@ def _summary(result: Result, args: argparse.Namespace) -> dict[str, object]:
     }
 
 
-def _write(result: Result, args: argparse.Namespace) -> None:
+def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> None:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     empty_name = faces_name = None
@@ -144,7 +177,7 @@ def _write(result: Result, args: argparse.Namespace) -> None:
     for picture, reading in result.mistakes:
         cv2.imwrite(str(mistakes / (Path(picture.name).stem + ".jpg")), annotate(picture.frame, reading))
     (out / "report.json").write_text(json.dumps(_summary(result, args), indent=2), encoding="utf-8")
-    (out / "report.html").write_text(_html(result), encoding="utf-8")
+    (out / "report.html").write_text(_html(result, unfit), encoding="utf-8")
 
 
 def _confusion_picture(report: Report) -> np.ndarray:
@@ -173,7 +206,7 @@ def _confusion_picture(report: Report) -> np.ndarray:
     return image
 
 
-def _html(result: Result) -> str:
+def _html(result: Result, unfit: list[str]) -> str:
     h, t = result.holdout, result.train
     rows = "".join(
         f"<tr><td>{html.escape(label)}</td><td>{percent_of(getattr(t, key))}</td>"
@@ -196,6 +229,7 @@ def _html(result: Result) -> str:
 <style>body{{font-family:system-ui,sans-serif;max-width:60rem;margin:auto;padding:1rem}}
 td,th{{padding:.2rem .6rem;text-align:right}} figure{{display:inline-block;margin:.5rem}}</style>
 <h1>Calibration report</h1>
+{_verdict(unfit)}
 <p>{t.scenes} pictures tuned on, {h.scenes} kept aside; {result.evaluations} trials in {result.seconds:.0f} s;
 {h.ms_mean:.1f} ms a frame (p95 {h.ms_p95:.1f} ms).</p>
 <table><tr><th></th><th>tuned on</th><th>kept aside</th></tr>{rows}</table>
@@ -204,3 +238,13 @@ td,th{{padding:.2rem .6rem;text-align:right}} figure{{display:inline-block;margi
 <h2>Every mistake ({len(result.mistakes)})</h2>{mistakes or "<p>none</p>"}
 </html>
 """
+
+
+def _verdict(unfit: list[str]) -> str:
+    if not unfit:
+        return '<p style="background:#dfd;padding:.5rem">Fit for play on the pictures kept aside.</p>'
+    why = "".join(f"<li>{html.escape(reason)}</li>" for reason in unfit)
+    return (
+        '<div style="background:#fdd;padding:.5rem"><strong>Not fit for play:</strong>'
+        f"<ul>{why}</ul>Capture more rolls (and faces) at the table, check its light, and calibrate again.</div>"
+    )

@@ -8,7 +8,8 @@
 
 The camera is the one in the table's config (stop the table's service first: it holds the camera).
 Type q at any prompt (or Ctrl-C with --web) to stop; what was captured is kept, and capturing rolls
-again adds to the set. With simulated hardware each picture is a new synthetic roll.
+again adds to the set. With simulated hardware the picture is what the step asks for: a new roll of
+the config's [camera] sim_dice, the named piecepack die showing the named face, or the empty table.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .common import UsageError, load_reader_profile, load_table_config
 
 if TYPE_CHECKING:
     from ..devices.camera import Camera
+    from ..devices.camera.simulated import SimulatedCamera
     from ..table.wiring.config import Config
 
 FACE_WORDS = {0: "blank (null)", 1: "ace (the suit's symbol)", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
@@ -83,17 +85,20 @@ def run(args: argparse.Namespace) -> int:
         except CameraError as exc:
             raise UsageError(f"the camera: {exc}") from None
 
+    from ..devices.camera.simulated import SimulatedCamera
+
+    simulated = camera if isinstance(camera, SimulatedCamera) else None
     try:
         if args.what == "empty":
             ask("Clear the dice area, then press Enter: ")
-            _save(args.out, grab())
+            _save(args.out, simulated.empty_table() if simulated else grab())
             print(f"saved {args.out}")
         elif args.web:
             _rolls_on_the_web(args.out, config, camera)
         elif args.what == "rolls":
-            _rolls(args.out, ask, grab)
+            _rolls(args.out, ask, grab, simulated)
         else:
-            _faces(args, ask, grab)
+            _faces(args, ask, _face_grabber(simulated, grab))
     except Stop:
         print("stopped; what was captured is kept", file=sys.stderr)
     finally:
@@ -114,11 +119,15 @@ def _save(path: Path, frame: np.ndarray) -> None:
         raise UsageError(f"cannot write {path}: give a .jpg or .png name in a writable folder")
 
 
-def _rolls(folder: Path, ask: Callable[[str], str], grab: Callable[[], np.ndarray]) -> None:
+def _rolls(
+    folder: Path, ask: Callable[[str], str], grab: Callable[[], np.ndarray], simulated: SimulatedCamera | None
+) -> None:
     rolls = _roll_folder(folder)
     while True:
         ask("Roll the dice and lift the cup, then press Enter (q to stop): ")
         frame = grab()
+        if simulated is not None and simulated.rolled is not None:  # a person at a laptop reads them off the truth
+            print(f"(simulated: the dice rolled {' '.join(map(str, simulated.rolled))})")
         while True:
             typed = ask("The dice show (e.g. 0 3 5 2): ")
             try:
@@ -180,7 +189,30 @@ def _saved(rolls: RollFolder, name: str, values: tuple[int, ...]) -> None:
     print(f"saved {name}: {' '.join(map(str, values))} ({len(rolls.samples)} rolls)", flush=True)
 
 
-def _faces(args: argparse.Namespace, ask: Callable[[str], str], grab: Callable[[], np.ndarray]) -> None:
+FaceGrab = Callable[[str, int, int], np.ndarray]
+"""A picture of one die (named), showing a value, for its n-th capture."""
+
+
+def _face_grabber(simulated: SimulatedCamera | None, grab: Callable[[], np.ndarray]) -> FaceGrab:
+    """The camera's picture; a simulated camera shows the die and face the step asks for."""
+    if simulated is None:
+        return lambda die, value, k: grab()
+    from ..vision.render import PIECEPACK_SUITS
+
+    camera = simulated
+
+    def simulated_face(die: str, value: int, k: int) -> np.ndarray:
+        if die not in PIECEPACK_SUITS or value not in range(6):
+            raise UsageError(
+                f"the simulated camera shows piecepack dice ({', '.join(PIECEPACK_SUITS)}, faces 0-5): "
+                f"it cannot show the {die} die's {value}"
+            )
+        return camera.one_die(die, value, k)
+
+    return simulated_face
+
+
+def _faces(args: argparse.Namespace, ask: Callable[[str], str], grab: FaceGrab) -> None:
     dice = [d.strip() for d in args.dice.split(",") if d.strip()]
     try:
         faces = [int(v) for v in args.faces.split(",")]
@@ -198,5 +230,5 @@ def _faces(args: argparse.Namespace, ask: Callable[[str], str], grab: Callable[[
                     f"The {die} die alone, showing {FACE_WORDS.get(value, value)} ({k}/{args.per_face}; "
                     "turn it a little each time), then press Enter: "
                 )
-                _save(args.out / f"{die}_{value}_{k}.jpg", grab())
+                _save(args.out / f"{die}_{value}_{k}.jpg", grab(die, value, k))
     print(f"saved {len(dice) * len(faces) * args.per_face} face pictures in {args.out}")

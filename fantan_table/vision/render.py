@@ -116,6 +116,33 @@ def render_scene(
     return RenderedScene(image, tuple(dice), surface, seed, touching, distractors)
 
 
+SENSOR_NOISE = 2.0
+"""A fixed camera's noise from one frame to the next (grey levels): the table it sees is otherwise the same."""
+
+
+def render_on_table(
+    table: RenderedScene,
+    values: list[int] | tuple[int, ...],
+    seed: int,
+    *,
+    style: str = "mixed",
+    suits: tuple[str, ...] | None = None,
+) -> RenderedScene:
+    """``values`` as dice put down on ``table`` (a scene of the table alone): the same table under the same
+    light, as a camera fixed above it sees it frame after frame (calibration captures in simulation)."""
+    rng = np.random.default_rng(seed)
+    if style == "piecepack" and suits is None:  # a piecepack has one die of each suit
+        suits = tuple(list(PIECEPACK_SUITS)[k] for k in rng.permutation(len(PIECEPACK_SUITS)))
+    height, width = table.image.shape[:2]
+    side = float(rng.uniform(0.065, 0.085) * width)
+    image = table.image.astype(np.float32)
+    dice_polys, dice = _place_dice(rng, values, side, width, height, False, style, table.surface, suits)
+    for poly, die in zip(dice_polys, dice, strict=True):
+        _draw_die(rng, image, poly, die)
+    add_noise(rng, image, SENSOR_NOISE)
+    return RenderedScene(np.clip(image, 0, 255).astype(np.uint8), tuple(dice), table.surface, seed, False, False)
+
+
 # -- the table ---------------------------------------------------------------------------------
 def _surface(rng: np.random.Generator, surface: Surface, width: int, height: int) -> np.ndarray:
     base = np.array(_SURFACE_COLOURS[surface], dtype=np.float32) * rng.uniform(0.85, 1.1)

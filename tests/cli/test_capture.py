@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 
 import cv2
@@ -82,3 +83,63 @@ def test_the_web_page_is_for_rolls_only(tmp_path: Path, capsys) -> None:
     config = camera_config(tmp_path, 1)
     assert main(["capture", "faces", str(tmp_path / "f"), "--web", "--config", str(config)]) == 2
     assert "--web is for capturing rolls" in capsys.readouterr().err
+
+
+def test_a_piecepack_calibration_walked_through_in_simulation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The calibration guide, end to end on simulated hardware: the camera shows what each step asks for."""
+    config = tmp_path / "config.toml"
+    config.write_text('hardware = "sim"\n[camera]\nsim_dice = "piecepack"\n')
+    rolls_left = [ROLLS]
+
+    def person(prompt: str) -> str:  # reads the simulated roll off the screen and types it, as a person would
+        if prompt.startswith("The dice show"):
+            shown = capsys.readouterr().out.rsplit("(simulated: the dice rolled ", 1)[1].split(")")[0]
+            return shown
+        if prompt.startswith("Roll the dice"):
+            if not rolls_left[0]:
+                raise EOFError
+            rolls_left[0] -= 1
+        return ""
+
+    monkeypatch.setattr("builtins.input", person)
+    assert main(["capture", "empty", str(tmp_path / "empty.jpg"), "--config", str(config)]) == 0
+    assert main(["capture", "faces", str(tmp_path / "faces"), "--config", str(config), "--per-face", "2"]) == 0
+    assert main(["capture", "rolls", str(tmp_path / "rolls"), "--config", str(config)]) == 0
+    faces = sorted(p.name for p in (tmp_path / "faces").iterdir())
+    assert len(faces) == 4 * 6 * 2 and "suns_0_1.jpg" in faces and "arms_5_2.jpg" in faces
+    empty = cv2.imread(str(tmp_path / "empty.jpg"))
+    assert empty is not None and float(empty.std()) < 40  # a table, no dice
+    one = cv2.imread(str(tmp_path / "faces" / "moons_3_1.jpg"))
+    assert one is not None and not np.array_equal(one, empty)  # one die on it
+    samples = read_labels(tmp_path / "rolls")
+    assert len(samples) == ROLLS and all(len(s.values) == 4 and max(s.values) <= 5 for s in samples)
+    capsys.readouterr()
+    out = tmp_path / "profile"
+    args = ["calibrate", "--images", str(tmp_path / "rolls"), "--faces", str(tmp_path / "faces")]
+    status = main([*args, "--empty", str(tmp_path / "empty.jpg"), "--out", str(out), "--json"])
+    printed = capsys.readouterr()
+    assert printed.out, printed.err
+    report = json.loads(printed.out)
+    assert (out / "profile.toml").exists() and (out / "faces.npz").exists()
+    assert status == (0 if report["fit_for_play"] else 1)
+    page = (out / "report.html").read_text()
+    assert ("Fit for play" in page) == report["fit_for_play"] and ("Not fit for play" in page) != report["fit_for_play"]
+
+
+ROLLS = 16
+"""Rolls captured in the walk-through: four kept aside to measure the profile on."""
+
+
+def test_a_profile_unfit_for_play_is_refused_unless_forced() -> None:
+    from fantan_table.cli.calibrate import unfit_for_play
+    from fantan_table.vision.evaluate import Report
+
+    fit = Report(scenes=20, dice=80, dice_right=80, exact=20, ok=20, wrong_when_ok=0)
+    assert unfit_for_play(fit) == []
+    short = Report(scenes=20, dice=80, dice_right=78, exact=18, ok=18, wrong_when_ok=0)
+    assert unfit_for_play(short) == ["90.00% of the held-aside rolls read exactly (needs 95%)"]
+    wrong = Report(scenes=20, dice=80, dice_right=79, exact=19, ok=20, wrong_when_ok=1)
+    assert any("were read wrong (needs none)" in reason for reason in unfit_for_play(wrong))
+    assert unfit_for_play(Report()) == ["no picture was kept aside to measure it on (give at least 4 rolls)"]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from ...vision.render import RenderedScene, random_faces, render_scene
+from ...vision.render import RenderedScene, random_faces, render_on_table, render_scene
 
 PIECEPACK = (0, 1, 2, 3, 4, 5)
 
@@ -51,7 +51,10 @@ class SimulatedCamera:
         chosen = list(values) if values is not None else random_faces(self._rng, self.dice, self.faces)
         if scene_seed is None:
             scene_seed = self.seed * 100_003 + self.rolls
-        self.scene = render_scene(chosen, scene_seed, size=self.size, style=self.style)
+        if self.style == "piecepack":  # piecepack calibration in simulation: one table, as at a real one
+            self.scene = render_on_table(self._table, chosen, scene_seed, style=self.style)
+        else:
+            self.scene = render_scene(chosen, scene_seed, size=self.size, style=self.style)
         self._cup = self._with_cup(self.scene)
         self.cup_down = True
         return self.scene.values
@@ -75,6 +78,19 @@ class SimulatedCamera:
         for _ in range(self.settle_frames):
             self.capture()
         return self.capture()
+
+    def one_die(self, suit: str, value: int, turn: int) -> np.ndarray:
+        """One piecepack die of ``suit`` alone, showing ``value``, turned a little each ``turn``: what a face
+        capture asks the person to put down (calibration in simulation)."""
+        seed = self.seed * 100_003 + 7919 * (turn + 1) + 97 * value + sum(map(ord, suit))
+        self.scene = render_on_table(self._table, [value], seed, style="piecepack", suits=(suit,))
+        self.cup_down = False
+        return self.scene.image.copy()
+
+    def empty_table(self) -> np.ndarray:
+        """The table with nothing on it (the calibration's empty-table picture)."""
+        self.scene, self.cup_down = None, False
+        return self._table.image.copy()
 
     def peek(self) -> np.ndarray:
         """What the camera sees now, without moving time on (for a person watching the simulation)."""

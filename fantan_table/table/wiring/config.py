@@ -25,6 +25,7 @@ from ...rules.events import OnUnsure
 from ...rules.game import GameConfig, ShortBank, Suit
 from ...rules.money import COIN_CENTS
 from ...settings import Key, Scope, declare, example_file, read_settings, section_values, toml_value
+from ...vision.render import STYLE_CHOICES
 from ..core.codec import game_from_json
 from .banker_pin import valid_pin_hash
 
@@ -54,6 +55,7 @@ class CameraConfig:
     settle_seconds: float
     usb_device: int
     folder: str
+    sim_dice: str
 
 
 @dataclass(frozen=True)
@@ -200,6 +202,16 @@ KEYS: Final = declare(
     ),
     Key("camera", "usb_device", int, 0, 'The webcam\'s number for kind = "usb" (/dev/video0 is 0).', low=0, high=63),
     Key("camera", "folder", str, "", 'The folder of pictures for kind = "folder".'),
+    Key(
+        "camera",
+        "sim_dice",
+        str,
+        "mixed",
+        'The dice the simulated camera rolls (kind = "sim"): "mixed" (pipped dice of every look), "pips", '
+        '"ivory", "colour", or "piecepack" (the four suits\' dice: blank, ace, 2-5), to try a piecepack '
+        "calibration on a laptop.",
+        choices=STYLE_CHOICES,
+    ),
     Key(
         "display",
         "kind",
