@@ -21,10 +21,14 @@ from typing import TYPE_CHECKING
 
 from .common import UsageError, load_reader_profile, load_table_config, state_dir_held, unreplayable
 
+log = logging.getLogger("fantan_table.run")
+
 if TYPE_CHECKING:  # the table's modules load OpenCV: only the commands that need them import them
+    from ..table.core.table import Table
     from ..table.wiring.config import Config
     from ..table.wiring.hardware import Devices
     from ..table.wiring.owner import Owner
+    from ..web.app import PendingGame
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -100,6 +104,7 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
     try:
         where = "resumed" if table.resumed else "began"
         say(f"{where} the night in {state_dir}: round {table.state.round}, {table.state.stage.value}")
+        config_game = _config_game(table, config)  # before the owner starts: from then on only it reads the table
         owner.start()
         if not args.no_web:
             listen = listen_on(config)
@@ -112,6 +117,7 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
             web = WebServer(create_app(ctx), listen)
             web.start()
             ctx.base_url = base_url(config.web.base_url, listen, web.port)
+            ctx.config_game = config_game
             say(f"the scorer's page: {ctx.base_url}/")
             if new_pin_file is not None:
                 say(
@@ -174,3 +180,24 @@ def _console(owner: Owner, devices: Devices, stop: threading.Event) -> None:
             break
         if not console.handle(line):
             break
+
+
+def _config_game(table: Table, config: Config) -> PendingGame | None:
+    """The config's game when it differs from the night the table resumed, said on the console and in the log;
+    the banker's page then offers to begin it."""
+    from ..rules.game import setup_changes
+    from ..web.app import PendingGame
+
+    state = table.state
+    changes = setup_changes(state.game.config, config.game) if table.resumed else []
+    if table.resumed and state.on_unsure != config.house.on_unsure:
+        changes.append(f"on unsure {state.on_unsure} -> {config.house.on_unsure}")
+    if not changes:
+        return None
+    message = (
+        "the config sets up another game than the night under way (" + "; ".join(changes) + "): the night carries "
+        "on; the banker's page offers to begin the config's game (the night so far is kept in nights/)"
+    )
+    say(message)
+    log.warning(message)
+    return PendingGame(config.game, config.house.on_unsure, changes)

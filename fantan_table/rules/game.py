@@ -10,11 +10,11 @@ a time limit is checked against the time the caller passes in.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from .bets import Bet, Variant
+from .bets import Bet, Variant, format_variants
 from .errors import ConfigError, GameError, StakeError
 from .money import COIN_CENTS, format_cents
 from .names import name_key, normal_form, player_name, quoted_name
@@ -594,3 +594,43 @@ class Game:
         if not any(self.can_bet(p.name) for p in self.players):
             return EndReason.NOBODY_CAN_BET
         return None
+
+
+def setup_changes(night: GameConfig, config: GameConfig) -> list[str]:
+    """How the config's game differs from the night's, in words (empty: the same game): what the banker reads
+    before choosing to carry on with the night or begin the config's game."""
+    said: dict[str, Callable[[GameConfig], str]] = {
+        "players": lambda c: ", ".join(f"{p.name} ({p.suit.value})" for p in c.players),
+        "starting money": lambda c: format_cents(c.starting_balance_cents),
+        "variants": lambda c: format_variants(c.variants) or "none",
+        "banker": lambda c: _banker_text(c.banker),
+        "end": lambda c: _end_text(c.end),
+        "a short bank": lambda c: c.short_bank.value,
+    }
+    return [f"{what} {text(night)} -> {text(config)}" for what, text in said.items() if text(night) != text(config)]
+
+
+def _banker_text(banker: BankerMode) -> str:
+    match banker:
+        case HouseBank(balance_cents=cents):
+            return f"a house bank of {format_cents(cents)}"
+        case RotatingBanker(every_rounds=every, first=first):
+            return f"rotating every {every} rounds" + (f" from {first}" if first else "")
+        case _:
+            return "the house keeps score"
+
+
+def _end_text(end: EndCondition) -> str:
+    match end:
+        case AfterRounds(rounds=rounds):
+            return f"after {rounds} rounds"
+        case AtTime(deadline=deadline):
+            return f"at {deadline.isoformat(timespec='minutes')}"
+        case FirstBankrupt():
+            return "at the first bankrupt"
+        case SecondLastBankrupt():
+            return "when one player is left with money"
+        case BankerBankrupt():
+            return "when the bank is bankrupt"
+        case _:
+            return "at a raid"

@@ -43,6 +43,7 @@ from ..rules.errors import BetError, DiceError, RulesError
 from ..rules.game import GameConfig
 from ..settings import Key, Scope, Unfit, form_fields, in_scope
 from ..table.core.journal import JournalError, read_frame
+from ..table.core.state import OnUnsure
 from ..table.core.table import Table, TableError
 from ..table.show.history import write_scoring_csv
 from ..table.wiring.banker_pin import check_pin
@@ -88,6 +89,15 @@ T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class PendingGame:
+    """The config's game, when it differs from the night under way: the banker may begin it from the page."""
+
+    game: GameConfig
+    on_unsure: OnUnsure
+    changes: list[str]
+
+
 @dataclass
 class WebContext:
     """What the page needs besides the table: the banker's PIN hash, its guards and limits, where links point."""
@@ -109,6 +119,8 @@ class WebContext:
     )
     """scrypt's one worker: PIN checks queue here, off the event loop and away from every other worker."""
     pin_checks_waiting: int = 0
+    config_game: PendingGame | None = None
+    """Set at start when the config sets up another game than the night it resumed (``cli/run.py``)."""
 
 
 def create_app(ctx: WebContext) -> FastAPI:
@@ -352,6 +364,22 @@ def create_app(ctx: WebContext) -> FastAPI:
         await _command(lambda night: night.new_game(game, on_unsure, abandon=abandon))
         return _state(request)
 
+    @app.post("/api/banker/config-game")
+    async def config_game(request: Request) -> dict[str, Any]:
+        """The banker's choice when the config sets up another game than the night it resumed: begin it (the night
+        so far is kept in nights/) or carry on with the night."""
+        _require_banker(request)
+        begin = (await json_body(request)).get("begin")
+        pending = ctx.config_game
+        if not isinstance(begin, bool):
+            raise Refusal(400, 'say "begin": true to begin the config\'s game, or false to carry on with the night')
+        if pending is None:
+            raise Refusal(409, "the config's game is the night's: there is nothing to choose")
+        if begin:
+            await _command(lambda night: night.new_game(pending.game, pending.on_unsure, abandon=True))
+        ctx.config_game = None
+        return _state(request)
+
     @app.get("/api/game-form")
     async def game_form() -> dict[str, Any]:
         """The new-game form's fields, from the config's declaration: the page builds the form from them."""
@@ -450,6 +478,8 @@ def create_app(ctx: WebContext) -> FastAPI:
         token = request.headers.get(PLAYER_HEADER)
         data["me"] = player_for(token, view.state.links) if token else None
         data["banker"] = _is_banker(request)
+        pending = ctx.config_game
+        data["config_changes"] = pending.changes if pending is not None and data["banker"] else None
         devices = ctx.owner.night.devices
         data["simulated"] = ctx.simulated and devices is not None and devices.sim_camera is not None
         return data

@@ -157,3 +157,15 @@ def test_history_names_each_bet_what_it_paid_and_the_photo(tmp_path: Path, capsy
     assert main(["history", "--state", str(tmp_path / "state")]) == 0
     line = capsys.readouterr().out
     assert "Ann +$6.00 = $56.00 [2 on number:1 won +$6.00]" in line and "photo frames/round-0001-roll-1.jpg" in line
+
+
+def test_a_changed_config_is_said_at_start_and_the_night_carries_on(tmp_path: Path) -> None:
+    config = config_file(tmp_path)
+    assert run_table(config, "bet Ann number:1\nquit\n").returncode == 0
+    config.write_text(config.read_text().replace('["Ann", "Bob"]', '["Ann", "Bob", "Cy"]'))
+    again = run_table(config, "status\nquit\n")
+    assert again.returncode == 0, again.stderr
+    assert "the config sets up another game than the night under way (players Ann (suns), Bob (moons) ->" in (
+        again.stderr
+    )
+    assert "Ann: $50.00; 1 on number:1" in again.stdout  # the night carried on

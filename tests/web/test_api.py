@@ -10,14 +10,15 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from fantan_table.rules.game import GameConfig, Player, Suit, setup_changes
 from fantan_table.table.core.journal import Journal
 from fantan_table.table.core.state import Stage
 from fantan_table.table.wiring.night import Night
 from fantan_table.table.wiring.owner import OwnerError
-from fantan_table.web.app import BANKER_COOKIE, create_app
+from fantan_table.web.app import BANKER_COOKIE, PendingGame, create_app
 from fantan_table.web.security import RateLimiter
 
-from .conftest import PIN, Rig, close_context, make_context
+from .conftest import GAME, PIN, Rig, close_context, make_context
 
 
 def test_the_page_sets_a_csrf_cookie_and_serves_its_assets(rig: Rig) -> None:
@@ -451,3 +452,25 @@ def test_the_page_offers_the_banker_only_what_the_stage_allows(rig: Rig) -> None
     assert shown["actions"] == ["next", "raid"]
     assert rig.post("/api/banker/action", {"action": "raid"}).json()["actions"] == ["resume"]
     assert rig.client.get("/api/reading/photo.jpg").status_code == 404  # none waits for the banker
+
+
+def test_the_banker_chooses_between_the_night_and_a_changed_configs_game(rig: Rig) -> None:
+    new = GameConfig(players=(Player("Dee", Suit.ARMS), Player("Eve", Suit.SUNS)))
+    rig.ctx.config_game = PendingGame(new, "void", setup_changes(GAME, new))
+    assert rig.client.get("/api/state").json()["config_changes"] is None  # the banker's business only
+    rig.login()
+    changes = rig.client.get("/api/state").json()["config_changes"]
+    assert changes and changes[0] == "players Ann (suns), Bob (moons), Cy (crowns) -> Dee (arms), Eve (suns)"
+    assert rig.post("/api/banker/config-game", {"begin": "yes"}).status_code == 400
+    state = rig.post("/api/banker/config-game", {"begin": True}).json()
+    assert [p["name"] for p in state["players"]] == ["Dee", "Eve"] and state["config_changes"] is None
+    assert rig.table.state.on_unsure == "void"
+    assert rig.post("/api/banker/config-game", {"begin": False}).status_code == 409  # chosen: nothing left
+
+
+def test_carrying_on_keeps_the_night(rig: Rig) -> None:
+    new = GameConfig(players=(Player("Dee", Suit.ARMS), Player("Eve", Suit.SUNS)))
+    rig.ctx.config_game = PendingGame(new, "reroll", setup_changes(GAME, new))
+    rig.login()
+    state = rig.post("/api/banker/config-game", {"begin": False}).json()
+    assert [p["name"] for p in state["players"]] == ["Ann", "Bob", "Cy"] and state["config_changes"] is None

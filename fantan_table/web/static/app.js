@@ -320,6 +320,9 @@ function drawBanker() {
   deciding.hidden = !(state.banker && photo);
   if (!deciding.hidden) document.getElementById("deciding-photo").src = `/api/reading/photo.jpg?v=${state.version}`;
   document.getElementById("strong-choice").hidden = !state.variants.includes("strong");
+  const changes = state.config_changes;
+  document.getElementById("config-game").hidden = !changes;
+  if (changes) document.getElementById("config-changes").innerHTML = changes.map((c) => `<li>${escapeHtml(c)}</li>`).join("");
   const sim = document.getElementById("sim");
   sim.hidden = !(state.banker && state.simulated);
   if (!sim.hidden) {
@@ -376,6 +379,12 @@ for (const b of document.querySelectorAll("[data-action]")) {
     send("/api/banker/action", { action: b.dataset.action });
   });
 }
+document.getElementById("config-begin").addEventListener("click", () => {
+  if (window.confirm("Begin the config's game? This night is kept in nights/ and a new one starts.")) {
+    send("/api/banker/config-game", { begin: true });
+  }
+});
+document.getElementById("config-carry-on").addEventListener("click", () => send("/api/banker/config-game", { begin: false }));
 document.getElementById("take-back").addEventListener("change", (e) => {
   document.body.classList.toggle("take-back", e.target.checked);
 });
