@@ -20,7 +20,9 @@ from .common import UsageError, load_reader_profile, print_json
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("eval", help="measure the reader on a labelled set", description=__doc__)
     p.add_argument("folder", type=Path, metavar="DIR", help="a folder with labels.csv (header image,values)")
-    p.add_argument("--expect", type=int, metavar="N", help="how many dice each picture should hold")
+    p.add_argument(
+        "--expect", type=int, metavar="N", help="how many dice each picture should hold; 0 or left out: it varies"
+    )
     p.add_argument("--profile", type=Path, metavar="P", help="reader profile: a profile.toml or its folder")
     p.add_argument("--json", action="store_true", help="the figures as one JSON object")
     p.set_defaults(run=run)
@@ -52,7 +54,7 @@ def evaluate_folder(folder: Path, profile_path: Path | None, expect: int | None,
 
 
 def run(args: argparse.Namespace) -> int:
-    report = evaluate_folder(args.folder, args.profile, args.expect)
+    report = evaluate_folder(args.folder, args.profile, args.expect or None)  # 0: it varies, as for calibrate
     if args.json:
         print_json(report.as_json())
         return 0

@@ -15,14 +15,19 @@ from ..devices.camera import CameraError
 from ..devices.camera.folder import read_picture
 from ..vision.annotate import annotate
 from ..vision.reader import Reading, Status, read_dice
-from .common import load_reader_profile, print_json
+from .common import UsageError, load_reader_profile, print_json
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("read", help="read the dice in pictures", description=__doc__)
     p.add_argument("images", nargs="+", type=Path, metavar="IMAGE")
     p.add_argument("--json", action="store_true", help="one JSON object per picture")
-    p.add_argument("--expect", type=int, metavar="N", help="how many dice there should be (any other count is unsure)")
+    p.add_argument(
+        "--expect",
+        type=int,
+        metavar="N",
+        help="how many dice there should be (any other count is unsure); 0 or left out: it varies",
+    )
     p.add_argument("--profile", type=Path, metavar="P", help="reader profile: a profile.toml or its folder")
     p.add_argument("--annotate", type=Path, metavar="DIR", help="write a picture of each reading here, dice outlined")
     p.set_defaults(run=run)
@@ -52,6 +57,8 @@ def reading_json(image: Path, reading: Reading, ms: float | None = None) -> dict
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.expect is not None and args.expect < 0:
+        raise UsageError(f"--expect {args.expect}: give the number of dice, or 0 if it varies")
     profile = load_reader_profile(args.profile)
     if args.annotate:
         args.annotate.mkdir(parents=True, exist_ok=True)
@@ -66,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
             reading, ms = Reading(Status.ERROR, (), why), None
         else:
             start = time.perf_counter()
-            reading = read_dice(frame, profile, args.expect)
+            reading = read_dice(frame, profile, args.expect or None)  # 0: it varies, as for calibrate
             ms = (time.perf_counter() - start) * 1000
             if args.annotate:
                 cv2.imwrite(str(args.annotate / f"{image_path.stem}_read.png"), annotate(frame, reading))

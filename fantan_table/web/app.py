@@ -315,6 +315,18 @@ def create_app(ctx: WebContext) -> FastAPI:
             await _command(lambda night: actions[name](night.table))
         return _state(request)
 
+    @app.post("/api/banker/bets/remove")
+    async def remove_for(request: Request) -> dict[str, Any]:
+        """The banker takes a coin back for a player (a coin put down by mistake, a player who left the table)."""
+        _require_banker(request)
+        body = await json_body(request)
+        player = _known_player(body.get("player"))
+        bet, coins = body.get("bet"), body.get("coins", 1)
+        if not isinstance(bet, str) or type(coins) is not int or not 1 <= coins <= 5:
+            raise Refusal(400, 'give the bet\'s text form and 1 to 5 coins, e.g. {"bet": "side:0-1", "coins": 1}')
+        await _command(lambda night: night.table.remove(player, bet, coins))
+        return _state(request)
+
     @app.post("/api/banker/dice")
     async def dice(request: Request) -> dict[str, Any]:
         """Dice typed by the banker: checked against the table's dice and shown with their open number; only a
@@ -464,7 +476,9 @@ def create_app(ctx: WebContext) -> FastAPI:
             log.warning("a PIN try from %s (%s) could not be journaled: %s", client, ok, refusal.message)
 
     async def _player_named(request: Request) -> str:
-        player = (await json_body(request)).get("player")
+        return _known_player((await json_body(request)).get("player"))
+
+    def _known_player(player: Any) -> str:
         names = [p.name for p in ctx.owner.view.state.game.players]
         if player not in names:
             raise Refusal(404, f"player must be one of this game's players: {', '.join(names)}")

@@ -65,3 +65,12 @@ def test_render_draws_real_piecepack_dice_and_refuses_pips_on_them(tmp_path, cap
     assert (tmp_path / "pp" / "scene_0002.png").exists()
     assert main(["render", "--out", str(tmp_path / "x"), "--n", "1", "--style", "piecepack", "--faces", "d6"]) == 2
     assert "use --faces piecepack" in capsys.readouterr().err
+
+
+def test_expect_0_means_the_number_varies_for_read_and_eval_as_for_calibrate(rendered, capsys):
+    first = rendered / "scene_0001.png"
+    assert main(["read", str(first), "--json", "--expect", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "ok"  # not "found 4 dice, expected 0"
+    assert main(["eval", str(rendered), "--expect", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["exact_scene_rate"] >= 0.83
+    assert main(["read", str(first), "--expect", "-1"]) == 2

@@ -15,7 +15,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from fantan_table.devices.display import DisplayError
-from fantan_table.devices.display.draw import HEIGHT, WIDTH, columns, draw, wrap
+from fantan_table.devices.display.draw import HEIGHT, WIDTH, columns, draw, short_money, wrap
 from fantan_table.devices.display.oled import OledDisplay
 from fantan_table.devices.display.screens import (
     BetsClosed,
@@ -48,10 +48,11 @@ SCREENS: dict[str, Screen] = {
     "bets_closed": BetsClosed(12),
     "reading": Reading(12),
     "result": Result(12, (0, 3, 5, 2), 2),
+    "result_recalled": Result(9, (1, 1, 5, 2), 1, recalled=True),
     "settlement_1": settlement_pages(12, FOUR)[0],
     "settlement_2": settlement_pages(12, FOUR)[1],
     "reroll": Problem("RE-ROLL", "3 dice seen, 4 expected: roll again, the bets stand"),
-    "game_over": GameOver("the agreed rounds are played", (("Ann", 6500), ("Bob", 4500), ("Cy", 5033), ("Di", 0))),
+    "game_over": GameOver("all rounds played", (("Ann", 6500), ("Bob", 4500), ("Cy", 5033), ("Di", 0))),
     "blank": Blank(),
     "fault": Fault("OSError: [Errno 28] No space left on device: 'frames/round-0003-roll-1.jpg'"),
     "selftest_card": SelftestCard(),
@@ -87,10 +88,16 @@ def test_four_players_take_two_pages_and_none_is_lost() -> None:
     assert settlement_pages(7, FOUR[:2]) == [Settlement(7, tuple(FOUR[:2]), 1, 1)]
 
 
-def test_a_long_name_is_cut_to_leave_room_for_the_win() -> None:
-    long = draw(Settlement(1, (PlayerLine("Maximilian the Great", 1500, 6500),)))
-    short = draw(Settlement(1, (PlayerLine("Maximi", 1500, 6500),)))
-    assert ImageChops.difference(long, short).getbbox() is None
+def test_a_long_name_is_cut_only_where_the_win_needs_the_room() -> None:
+    long = draw(Settlement(1, (PlayerLine("Maximilian the Great", 1500, 6500),)))  # "+$15" leaves 12 letters
+    cut = draw(Settlement(1, (PlayerLine("Maximilian t", 1500, 6500),)))
+    assert ImageChops.difference(long, cut).getbbox() is None
+    shorter = draw(Settlement(1, (PlayerLine("Maximilian", 1500, 6500),)))
+    assert ImageChops.difference(long, shorter).getbbox() is not None
+
+
+def test_money_on_the_panel_drops_zero_cents() -> None:
+    assert short_money(1500, signed=True) == "+$15" and short_money(5033) == "$50.33" and short_money(-500) == "-$5"
 
 
 def test_wrap_keeps_words_whole_and_lines_short() -> None:
@@ -175,3 +182,11 @@ def test_real_luma_without_i2c_bus_is_a_display_error() -> None:
         pytest.skip("this machine has an I2C bus; the error path needs one without")
     with pytest.raises(DisplayError, match="no ssd1306 display"):
         OledDisplay()
+
+
+def test_every_reason_a_game_ends_fits_a_line_of_the_panel() -> None:
+    from fantan_table.rules.game import EndReason
+    from fantan_table.table.show.present import PANEL_REASONS
+
+    assert set(PANEL_REASONS) == set(EndReason)
+    assert all(len(reason) <= columns(1) for reason in PANEL_REASONS.values())

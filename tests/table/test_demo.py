@@ -165,3 +165,24 @@ def test_no_round_is_settled_on_a_misread(tmp_path: Path, seed: int) -> None:
     blurred pip is now a mark not counted, the die unsure, and an unsure reading waits longer to decide."""
     rounds = 175 if seed == 11 else 40
     assert misread_rounds(tmp_path, rounds, seed) == []
+
+
+def test_a_roll_the_table_cannot_count_is_read_by_the_banker_and_rolled_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three dice where four are expected (one off the table, or two touching seen as one): the table waits; the
+    demo's banker presses READ, as a real one would, and the unsure reading is rolled again."""
+    from fantan_table.table.wiring import demo as demo_module
+
+    real = demo_module.roll_for
+
+    def one_short(seed: int, round_: int, attempt: int, dice: int = 4) -> demo_module.Roll:
+        roll = real(seed, round_, attempt, dice)
+        return demo_module.Roll(roll.values[:3], roll.scene_seed) if (round_, attempt) == (1, 0) else roll
+
+    monkeypatch.setattr(demo_module, "roll_for", one_short)
+    night = Demo(tmp_path / "state", rounds=2, seed=5)
+    night.play(lambda line: None)
+    first = night.table.state.rounds[0]
+    assert first.attempts == 2 and first.reading is not None and len(first.reading.values) == 4
+    night.close()

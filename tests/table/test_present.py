@@ -51,4 +51,4 @@ def test_game_over_shows_the_final_balances(journal: Journal) -> None:
     table.close_bets()
     table.enter_dice([0, 0, 0, 0])
     table.next_round()
-    assert screens_for(table.state) == [GameOver("the agreed rounds are played", (("Ann", 5000), ("Bob", 5000)))]
+    assert screens_for(table.state) == [GameOver("all rounds played", (("Ann", 5000), ("Bob", 5000)))]

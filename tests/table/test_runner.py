@@ -165,10 +165,10 @@ def test_holding_next_round_recalls_past_rounds(table: Table, devices: Devices) 
         table.next_round()
     devices.simulator.hold(ButtonName.NEXT_ROUND, 2.1)
     runner.step()
-    assert screen(devices) == Result(2, (0, 0, 0, 2), 2)
+    assert screen(devices) == Result(2, (0, 0, 0, 2), 2, recalled=True)  # marked as past
     clock.now += SCREEN_SECONDS
     runner.step()
-    assert screen(devices) == Result(1, (0, 0, 0, 1), 1)
+    assert screen(devices) == Result(1, (0, 0, 0, 1), 1, recalled=True)
     clock.now += SCREEN_SECONDS
     runner.step()
     assert type(screen(devices)).__name__ == "BetsOpen" and table.state.stage is Stage.BETTING

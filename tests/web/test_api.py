@@ -474,3 +474,14 @@ def test_carrying_on_keeps_the_night(rig: Rig) -> None:
     rig.login()
     state = rig.post("/api/banker/config-game", {"begin": False}).json()
     assert [p["name"] for p in state["players"]] == ["Ann", "Bob", "Cy"] and state["config_changes"] is None
+
+
+def test_the_banker_takes_a_coin_back_for_a_player(rig: Rig) -> None:
+    rig.post("/api/bets", {"bet": "side:0-1", "coins": 2}, player="Ann")
+    assert rig.post("/api/banker/bets/remove", {"player": "Ann", "bet": "side:0-1"}).status_code == 401
+    rig.login()
+    state = rig.post("/api/banker/bets/remove", {"player": "Ann", "bet": "side:0-1"}).json()
+    assert next(p for p in state["players"] if p["name"] == "Ann")["coins"] == [{"bet": "side:0-1", "coins": 1}]
+    assert rig.post("/api/banker/bets/remove", {"player": "Zed", "bet": "side:0-1"}).status_code == 404
+    assert rig.post("/api/banker/bets/remove", {"player": "Ann", "bet": "side:0-1", "coins": 9}).status_code == 400
+    assert rig.post("/api/banker/bets/remove", {"player": "Bob", "bet": "side:0-1"}).status_code == 409

@@ -76,6 +76,13 @@ def wrap(s: str, width: int) -> list[str]:
     return lines
 
 
+def short_money(cents: int, signed: bool = False) -> str:
+    """Money as the small panel shows it: whole dollars without ".00" (a Fan Tan table plays $1 coins), so a
+    player's name keeps its room beside a win."""
+    text = format_delta(cents) if signed else format_cents(cents)
+    return text.removesuffix(".00")
+
+
 def draw(screen: Screen) -> Image.Image:
     image = Image.new("1", (WIDTH, HEIGHT))
     pen = ImageDraw.Draw(image)
@@ -92,11 +99,14 @@ def draw(screen: Screen) -> Image.Image:
             text(image, 0, f"Round {n}")
             text(image, 20, "READING", scale=2)
             text(image, 44, "the dice")
-        case Result(round=n, dice=dice, open_number=open_number):
-            text(image, 0, f"Round {n}", align="left")
-            text(image, 14, " ".join(map(str, dice)), scale=2, align="left")
-            text(image, 38, f"={screen.total}", scale=2, align="left")
-            text(image, 8, str(open_number), scale=5, align="right")
+        case Result(round=n, dice=dice, open_number=open_number, recalled=recalled):
+            if recalled:  # a past round shown again: framed and named so, never taken for the one just played
+                pen.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), outline=1)
+            text(image, 2 if recalled else 0, f"PAST {n}" if recalled else f"Round {n}", align="left", x=2)
+            text(image, 14, " ".join(map(str, dice)), scale=2, align="left", x=2)
+            text(image, 38, f"={screen.total}", scale=2, align="left", x=2)
+            text(image, 2 if recalled else 0, "OPEN", align="right", x=4)
+            text(image, 16, str(open_number), scale=4, align="right", x=4)
         case Settlement(round=n, lines=lines, page=page, pages=pages):
             text(image, 0, f"Round {n} paid", align="left")
             if pages > 1:
@@ -104,10 +114,10 @@ def draw(screen: Screen) -> Image.Image:
             pen.line((0, 11, WIDTH - 1, 11), fill=1)
             for i, line in enumerate(lines):
                 y = 15 + 25 * i
-                delta = format_delta(line.delta_cents)
+                delta = short_money(line.delta_cents, signed=True)
                 room = (WIDTH - CELL_W * 2 * len(delta) - 3) // CELL_W
                 text(image, y, line.player[:room], align="left")
-                text(image, y + CELL_H, format_cents(line.balance_cents)[:room], align="left")
+                text(image, y + CELL_H, short_money(line.balance_cents)[:room], align="left")
                 text(image, y, delta, scale=2, align="right")
         case Problem(heading=heading, reason=reason):
             text(image, 0, heading, scale=2)
@@ -119,13 +129,15 @@ def draw(screen: Screen) -> Image.Image:
             for i, row in enumerate(wrap(reason, columns(1) - 1)[:FAULT_REASON_ROWS]):
                 text(image, 20 + 10 * i, row)
             text(image, 52, "restarting")
-        case GameOver(balances=balances):  # the reason is on the web page; four balances fill the panel
+        case GameOver(reason=reason, balances=balances):  # the whole reason is on the web page too
             text(image, 0, "GAME OVER")
-            pen.line((0, 11, WIDTH - 1, 11), fill=1)
+            text(image, 11, reason)
+            pen.line((0, 22, WIDTH - 1, 22), fill=1)
             for i, (name, cents) in enumerate(balances[:4]):
-                y = 14 + 12 * i
-                text(image, y, name, align="left")
-                text(image, y, format_cents(cents), align="right")
+                y = 24 + 10 * i
+                money = short_money(cents)
+                text(image, y, name[: columns(1) - len(money) - 1], align="left")
+                text(image, y, money, align="right")
         case Blank():
             pass
         case SelftestCard():

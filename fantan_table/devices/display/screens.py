@@ -36,6 +36,8 @@ class Result:
     round: int
     dice: tuple[int, ...]
     open_number: int
+    recalled: bool = False
+    """A past round shown again (hold *next round*), not the one just played."""
 
     @property
     def total(self) -> int:
@@ -109,8 +111,9 @@ def text_lines(screen: Screen) -> list[str]:
             return [f"Round {n}", "NO MORE BETS", "lift the cup"]
         case Reading(round=n):
             return [f"Round {n}", "READING THE DICE"]
-        case Result(round=n, dice=dice, open_number=open_number):
-            return [f"Round {n}", f"dice {' '.join(map(str, dice))} = {screen.total}", f"OPEN {open_number}"]
+        case Result(round=n, dice=dice, open_number=open_number, recalled=recalled):
+            head = f"PAST: round {n}" if recalled else f"Round {n}"
+            return [head, f"dice {' '.join(map(str, dice))} = {screen.total}", f"OPEN {open_number}"]
         case Settlement(round=n, lines=lines, page=page, pages=pages):
             head = f"Round {n} paid" + (f" ({page}/{pages})" if pages > 1 else "")
             return [head] + [

@@ -15,6 +15,7 @@ from ...devices.display.screens import (
     Screen,
     settlement_pages,
 )
+from ...rules.game import EndReason
 from ..core.state import FANTAN, RoundRecord, Stage, TableState
 
 
@@ -59,5 +60,18 @@ def screens_for(state: TableState) -> list[Screen]:
             return result_screens(state.rounds[-1])
         case Stage.RAIDED:
             return [Blank()]
-    reason = game.end_reason.value if game.end_reason else "the game is over"
+    reason = PANEL_REASONS[game.end_reason] if game.end_reason else "the game is over"
     return [GameOver(reason, tuple(game.balances.items()))]
+
+
+PANEL_REASONS: dict[EndReason, str] = {
+    EndReason.ROUNDS: "all rounds played",
+    EndReason.TIME: "the time is up",
+    EndReason.FIRST_BANKRUPT: "a player went broke",
+    EndReason.SECOND_LAST_BANKRUPT: "one player has money",
+    EndReason.BANKER_BANKRUPT: "the bank went broke",
+    EndReason.RAID: "a police raid",
+    EndReason.NOBODY_CAN_BET: "nobody can bet",
+    EndReason.ENDED: "the banker ended it",
+}
+"""Why the game ended, in the 21 characters a line of the panel holds (the page says it in full)."""

@@ -33,6 +33,11 @@ MAX_STEPS = 200
 """Turns of the loop a single step of the night may take before the demo reports it stuck."""
 
 
+READ_WAIT_STEPS = 30
+"""Turns the demo's banker waits for the table to read a roll by itself before pressing READ (two frames still
+are enough for a roll the table can count)."""
+
+
 class DemoStuck(FantanError, RuntimeError):
     """The table did not move on as a real one would; a bug, reported with where it stuck."""
 
@@ -180,16 +185,24 @@ class Demo:
         self.runner.step()  # the camera sees the cup: the watcher is armed
         camera.lift()
         attempts = state.attempts
-        self._until(lambda s: s.attempts != attempts or s.stage is not Stage.CLOSED, "reading the dice")
+        read = lambda s: s.attempts != attempts or s.stage is not Stage.CLOSED  # noqa: E731 - the wait's test
+        if not self._until(read, "reading the dice", READ_WAIT_STEPS, give_up=False):
+            # the table waits (a die hidden, two touching read as one): as a banker would, press READ; an unsure
+            # reading is recorded and the dice are rolled again
+            self._press(ButtonName.READ, read)
 
     def _press(self, button: ButtonName, done: Callable[[TableState], bool]) -> None:
         assert self.devices.simulator is not None
         self.devices.simulator.press(button)
         self._until(done, f"pressing {button.value}")
 
-    def _until(self, done: Callable[[TableState], bool], what: str) -> None:
-        for _ in range(MAX_STEPS):
+    def _until(
+        self, done: Callable[[TableState], bool], what: str, steps: int = MAX_STEPS, give_up: bool = True
+    ) -> bool:
+        for _ in range(steps):
             if done(self.table.state):
-                return
+                return True
             self.runner.step(wait=0.01)
-        raise DemoStuck(f"stuck {what} in round {self.table.state.round} (stage {self.table.state.stage.value})")
+        if give_up:
+            raise DemoStuck(f"stuck {what} in round {self.table.state.round} (stage {self.table.state.stage.value})")
+        return False

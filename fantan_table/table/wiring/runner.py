@@ -11,11 +11,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import replace
 
 from ...devices.buttons import ButtonEvent, Press
 from ...devices.camera import CameraError
 from ...devices.display import DisplayError
-from ...devices.display.screens import Fault, Problem, Reading, Screen
+from ...devices.display.screens import Fault, Problem, Reading, Result, Screen
 from ...devices.pins import ButtonName
 from ...rules.dice import DiceInUse
 from ...rules.errors import RulesError
@@ -199,7 +200,7 @@ class TableRunner:
         rounds = self.table.state.recall()
         if not rounds:
             return
-        self._override = [result_screens(r)[0] for r in reversed(rounds)]
+        self._override = [_recalled(result_screens(r)[0]) for r in reversed(rounds)]
         self._screen_since = self._clock()
         self._draw(self._override[0])
 
@@ -232,3 +233,8 @@ class TableRunner:
             action()
         except RulesError as exc:
             log.info("button ignored: %s", exc)
+
+
+def _recalled(screen: Screen) -> Screen:
+    """A past round's first screen, marked as past (a result; a void round's screen says VOID already)."""
+    return replace(screen, recalled=True) if isinstance(screen, Result) else screen

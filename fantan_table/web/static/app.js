@@ -320,6 +320,10 @@ function drawBanker() {
   deciding.hidden = !(state.banker && photo);
   if (!deciding.hidden) document.getElementById("deciding-photo").src = `/api/reading/photo.jpg?v=${state.version}`;
   document.getElementById("strong-choice").hidden = !state.variants.includes("strong");
+  const coins = state.players.flatMap((p) => p.coins.map((c) => ({ player: p.name, ...c })));
+  document.getElementById("layout-coins").hidden = !(state.banker && state.stage === "betting" && coins.length);
+  document.getElementById("coin-list").innerHTML = coins.map((c) =>
+    `<li>${escapeHtml(c.player)}: ${c.coins} on ${escapeHtml(c.bet)} <button type="button" data-take-player="${escapeHtml(c.player)}" data-take-bet="${escapeHtml(c.bet)}" aria-label="take one back">−</button></li>`).join("");
   const changes = state.config_changes;
   document.getElementById("config-game").hidden = !changes;
   if (changes) document.getElementById("config-changes").innerHTML = changes.map((c) => `<li>${escapeHtml(c)}</li>`).join("");
@@ -385,6 +389,10 @@ document.getElementById("config-begin").addEventListener("click", () => {
   }
 });
 document.getElementById("config-carry-on").addEventListener("click", () => send("/api/banker/config-game", { begin: false }));
+document.getElementById("coin-list").addEventListener("click", (e) => {
+  const button = e.target.closest("button");
+  if (button) send("/api/banker/bets/remove", { player: button.dataset.takePlayer, bet: button.dataset.takeBet, coins: 1 });
+});
 document.getElementById("take-back").addEventListener("change", (e) => {
   document.body.classList.toggle("take-back", e.target.checked);
 });
