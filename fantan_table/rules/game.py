@@ -436,6 +436,14 @@ class Game:
             paid[name] += 1
         return paid
 
+    def settlements_of(self, round_number: int) -> list[RoundReport]:
+        """A settled round's reports, its settlement first and each correction since (the last one stands);
+        refused when the round was never settled (or was void): there is nothing to correct."""
+        past = [r for r in self.reports if r.round == round_number]
+        if not past or past[-1].voided:
+            raise GameError(f"round {round_number} was not settled, so there is nothing to correct")
+        return past
+
     def correct(self, round_number: int, open_number: int) -> RoundReport:
         """Settle a past round again on ``open_number`` (the banker misread the dice): its settlement is reversed
         and its bets settled anew, as a correcting entry under the last row; the round's first record stays.
@@ -445,9 +453,7 @@ class Game:
         check_open_number(open_number)
         if any(self._wagers.values()) or self.stage not in (Stage.BETTING, Stage.SHOWING, Stage.OVER):
             raise GameError("a round is corrected between rounds: settle or void the round under way first")
-        past = [r for r in self.reports if r.round == round_number]
-        if not past or past[-1].voided:
-            raise GameError(f"round {round_number} was not settled, so there is nothing to correct")
+        past = self.settlements_of(round_number)
         last = past[-1]
         if last.open_number == open_number:
             raise GameError(f"round {round_number} was settled on open {open_number} already")

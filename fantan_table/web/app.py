@@ -40,6 +40,7 @@ from ..devices.display.screens import Screen
 from ..devices.pins import ButtonName
 from ..rules.dice import open_number
 from ..rules.errors import BetError, DiceError, RulesError
+from ..rules.events import FrameRef
 from ..rules.game import GameConfig
 from ..settings import Key, Scope, Unfit, form_fields, in_scope
 from ..table.core.journal import JournalError, read_frame
@@ -206,14 +207,8 @@ def create_app(ctx: WebContext) -> FastAPI:
         record = next((r for r in ctx.owner.view.state.rounds if r.report.round == number), None)
         if record is None or record.reading is None or record.reading.frame is None:
             raise Refusal(404, f"round {number} has no photo (not played yet, or its dice were entered by hand)")
-        frame = record.reading.frame
-        try:
-            # reading and hashing a file is blocking work: off the event loop, which every phone shares
-            photo = await asyncio.to_thread(read_frame, ctx.owner.night.state_dir, frame.file, frame.sha256)
-        except JournalError:
-            log.warning("round %d: its photo %s is missing or not as kept", number, frame.file, exc_info=True)
-            raise Refusal(404, f"round {number}: its photo is missing or not as it was kept") from None
-        return Response(photo, media_type="image/jpeg")  # the page draws each die's box on it, from the reading
+        # the page draws each die's box on it, from the reading
+        return await _kept_photo(record.reading.frame, f"round {number}: its photo")
 
     @app.get("/api/reading/photo.jpg")
     async def deciding_photo() -> Response:
@@ -221,12 +216,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         latest = ctx.owner.view.state.latest
         if latest is None or latest.frame is None:
             raise Refusal(404, "no reading with a photo waits for the banker")
-        frame = latest.frame
-        try:
-            photo = await asyncio.to_thread(read_frame, ctx.owner.night.state_dir, frame.file, frame.sha256)
-        except JournalError:
-            raise Refusal(404, "the photo of this reading is missing or not as it was kept") from None
-        return Response(photo, media_type="image/jpeg")
+        return await _kept_photo(latest.frame, "the photo of this reading")
 
     @app.get("/api/display.png")
     async def display() -> Response:
@@ -338,7 +328,7 @@ def create_app(ctx: WebContext) -> FastAPI:
             raise Refusal(400, "values must be a list of the dice's faces, whole numbers, e.g. [0, 3, 5, 2]")
         if body.get("confirm") is not True:
             await _command(lambda night: night.table.dice.check(values))
-            return {"preview": {"dice": values, "total": sum(values), "open": open_number(values)}}
+            return {"preview": _dice_preview(values)}
         await _command(lambda night: night.table.enter_dice(values, by="the banker (web)"))
         return _state(request)
 
@@ -354,15 +344,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         why = _text(why, "why")
         if body.get("confirm") is not True:
             was = await _command(lambda night: night.table.settled_on(number, values))
-            return {
-                "preview": {
-                    "round": number,
-                    "dice": values,
-                    "total": sum(values),
-                    "open": open_number(values),
-                    "was": was,
-                }
-            }
+            return {"preview": {"round": number, **_dice_preview(values), "was": was}}
         await _command(lambda night: night.table.correct(number, values, "the banker (web)", why))
         return _state(request)
 
@@ -468,6 +450,16 @@ def create_app(ctx: WebContext) -> FastAPI:
         """Have the table's owner do ``action`` and await its answer; a refusal or a fault becomes the reply."""
         return await _answer(ctx.owner.submit(action))
 
+    async def _kept_photo(frame: FrameRef, what: str) -> Response:
+        """A kept photo, checked against its hash; a missing or changed one is a 404 that names no file."""
+        try:
+            # reading and hashing a file is blocking work: off the event loop, which every phone shares
+            photo = await asyncio.to_thread(read_frame, ctx.owner.night.state_dir, frame.file, frame.sha256)
+        except JournalError:
+            log.warning("%s (%s) is missing or not as kept", what, frame.file, exc_info=True)
+            raise Refusal(404, f"{what} is missing or not as it was kept") from None
+        return Response(photo, media_type="image/jpeg")
+
     async def _record_login(client: str, ok: bool) -> None:
         """Keep the try in the night's journal; a table that cannot take it (a fault) does not stop a login."""
         try:
@@ -522,6 +514,11 @@ def create_app(ctx: WebContext) -> FastAPI:
         return player, bet, coins
 
     return app
+
+
+def _dice_preview(values: list[int]) -> dict[str, Any]:
+    """Dice typed by the banker as the page shows them before they count: with their total and open number."""
+    return {"dice": values, "total": sum(values), "open": open_number(values)}
 
 
 def _shake(night: Night, camera: SimulatedCamera, values: list[int] | None) -> None:

@@ -153,10 +153,7 @@ class Table:
         """The open number round ``round_number`` stands settled on, once ``values`` are checked as the table's
         dice: what a correction to ``values`` would change, for the banker to confirm."""
         self.dice.check(values)
-        records = [r for r in self.state.rounds if r.report.round == round_number]
-        if not records or records[-1].report.voided:
-            raise TableError(f"round {round_number} was not settled, so there is nothing to correct")
-        return records[-1].report.open_number
+        return self.state.game.settlements_of(round_number)[-1].open_number
 
     def correct(self, round_number: int, values: Sequence[int], by: str, why: str) -> None:
         """Settle a past round again on the dice it really showed, as an audited correcting entry (the first
