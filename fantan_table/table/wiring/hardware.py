@@ -22,7 +22,6 @@ from ...devices.display.simulated import SimulatedDisplay
 from ...devices.display.terminal import TerminalDisplay
 from ...devices.panel import Panel, PanelSimulator
 from ...errors import FantanError
-from ...rules.odds import PIECEPACK_FACES
 from .config import Config
 
 
@@ -69,9 +68,7 @@ def open_camera(config: Config, seed: int = 0) -> Camera:
         from ...devices.camera.folder import FolderCamera
 
         return FolderCamera(cam.folder)
-    style = cam.sim_dice
-    faces = PIECEPACK_FACES if style == "piecepack" else tuple(range(7))
-    return SimulatedCamera(seed=seed, faces=faces, style=style)
+    return SimulatedCamera(seed=seed, style=cam.sim_dice)  # faces 0-5, as before: piecepack dice have no 6
 
 
 def open_display(config: Config, frames_dir: Path | None = None) -> Display:
