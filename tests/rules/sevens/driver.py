@@ -163,7 +163,8 @@ def _play_hand(game: Played, apply: Callable[[SevensEvent], None], rng: random.R
         assert not true_revokes
         assert SEVENS.follow_up(game.state) == WentOut(tuple(cards_left))
         apply(WentOut(tuple(cards_left)))
-    result = game.state.results[-1]
+    settled = game.state
+    result = settled.results[-1]
     revokes = list(true_revokes.values()) if penalised else []
     chips, points = oracle.hand_changes(
         seats, winner, cards_left, antes, passes_by, revokes, options.scoring is Scoring.CHIPS
@@ -171,12 +172,12 @@ def _play_hand(game: Played, apply: Callable[[SevensEvent], None], rng: random.R
     assert result.winner == winner
     assert list(result.chips) == chips, "the settlement is the oracle's"
     assert list(result.points) == points
-    assert [a - b for a, b in zip(game.state.chips.seats, before, strict=True)] == chips
-    assert game.state.chips.pool == 0, "the winner takes the pool"
-    if game.state.stage is not Stage.OVER:
+    assert [a - b for a, b in zip(settled.chips.seats, before, strict=True)] == chips
+    assert settled.chips.pool == 0, "the winner takes the pool"
+    if settled.stage is not Stage.OVER:
         expected = winner if options.next_dealer is NextDealer.WINNER else (dealer + 1) % seats
-        assert game.state.dealer == expected
-    seen = SEVENS.seen(game.state)
+        assert settled.dealer == expected
+    seen = SEVENS.seen(settled)
     assert seen is not None
     apply(seen)
 
