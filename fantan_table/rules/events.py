@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from .bets import Bet
-from .game import GameConfig
+from .game import GameConfig, Player
 
 OnUnsure = Literal["reroll", "void"]
 """The house rule for dice the reader cannot read: roll again, or call the round off."""
@@ -41,6 +41,8 @@ class Kind(enum.Enum):
     LINK = "link"
     UNLINK = "unlink"
     CORRECTED = "corrected"
+    SEATED = "seated"
+    LEFT = "left"
 
 
 # -- what the reader saw ---------------------------------------------------------------------------
@@ -215,6 +217,27 @@ class Corrected:
     why: str
 
 
+@dataclass(frozen=True)
+class Seated:
+    """A player joins between rounds with money from outside the table, let in by the banker."""
+
+    kind: ClassVar[Kind] = Kind.SEATED
+    player: Player
+    cents: int
+    by: str
+
+
+@dataclass(frozen=True)
+class Left:
+    """A player leaves between rounds and takes their balance, ``cents``, out of the game (kept for the record:
+    the fold checks it is what they held)."""
+
+    kind: ClassVar[Kind] = Kind.LEFT
+    player: str
+    cents: int
+    by: str
+
+
 # -- who came to the page ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BankerLogin:
@@ -259,6 +282,8 @@ FanTanEvent = (
     | Resumed
     | Faulted
     | Corrected
+    | Seated
+    | Left
     | BankerLogin
     | LinkIssued
     | LinkRevoked

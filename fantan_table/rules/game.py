@@ -10,11 +10,12 @@ a time limit is checked against the time the caller passes in.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
 from .bets import Bet, Variant, format_variants
+from .draw import BankDraw
 from .errors import ConfigError, GameError, StakeError
 from .money import COIN_CENTS, format_cents
 from .names import name_key, normal_form, player_name, quoted_name
@@ -63,6 +64,9 @@ class RotatingBanker:
     every_rounds: int
     first: str | None = None
     """The first banker's name; the first player when not given."""
+    by_roll: bool = False
+    """The first banker is decided by rolling the highest (each player rolls in turn, ties roll again) before
+    the first round, instead of being named."""
 
     def __post_init__(self) -> None:
         if self.first is not None:  # "Ann " is Ann, as her own name is
@@ -177,6 +181,10 @@ class GameConfig:
                 )
             if banker.first is not None and banker.first not in {p.name for p in players}:
                 raise ConfigError(f"the first banker {quoted_name(banker.first)} is not one of the players")
+            if banker.by_roll and banker.first is not None:
+                raise ConfigError(
+                    f"the first banker is named ({quoted_name(banker.first)}) and decided by a roll: choose one"
+                )
         if isinstance(end, AfterRounds) and (type(end.rounds) is not int or end.rounds < 1):
             raise ConfigError(f"the agreed number of rounds must be a whole number >= 1 (got {end.rounds!r})")
         if isinstance(end, AtTime) and end.deadline.tzinfo is None:
@@ -263,11 +271,12 @@ class ScoringTable:
     """
 
     columns: tuple[str, ...]
-    rows: tuple[tuple[int, ...], ...]
+    rows: tuple[tuple[int | None, ...], ...]
+    """Each column's total after the row's event; ``None`` where that player was not at the table."""
     labels: tuple[str, ...]
-    """Each row's name: "start", the round's number, or "3 corrected"."""
+    """Each row's name: "start", the round's number, "3 corrected", "Dee joins" or "Ann leaves"."""
 
-    def column(self, name: str) -> tuple[int, ...]:
+    def column(self, name: str) -> tuple[int | None, ...]:
         i = self.columns.index(name)
         return tuple(row[i] for row in self.rows)
 
@@ -291,10 +300,20 @@ class Game:
         banker = config.banker
         self.house_cents: int | None = banker.balance_cents if isinstance(banker, HouseBank) else None
         self.banker: str | None = None
+        self.draw: BankDraw | None = None
+        """The roll for the first bank, when the config decides the first banker so (kept once decided)."""
         self._rounds_banked = 0
-        if isinstance(banker, RotatingBanker):
+        if isinstance(banker, RotatingBanker) and banker.by_roll:
+            self.draw = BankDraw(tuple(p.name for p in config.players))
+            self.machine = RoundMachine(Stage.CHOOSING)
+        elif isinstance(banker, RotatingBanker):
             self.banker = banker.first or config.players[0].name
-        self._rows: list[tuple[int, ...]] = [self._totals()]
+        self._columns: list[str] = [p.name for p in config.players]
+        """Every player ever seated, in the order they came: a column of the scoring table each."""
+        self._rows: list[tuple[tuple[int | None, ...], int | None]] = [self._totals()]
+        """Each row's players' totals (by the columns of its time: a newcomer's column is not in rows before) and
+        the house bank's."""
+        self._labels: list[str] = ["start"]
 
     # -- reading the state ---------------------------------------------------------------
     @property
@@ -330,13 +349,15 @@ class Game:
         return self.end_reason is not None
 
     def scoring_table(self) -> ScoringTable:
-        columns = tuple(p.name for p in self.players)
-        if self.house_cents is not None:
+        columns = tuple(self._columns)
+        house = self.house_cents is not None
+        if house:
             columns += (HOUSE_COLUMN,)
-        labels = ("start",) + tuple(
-            f"{r.round} corrected" if r.corrected_from is not None else str(r.round) for r in self.reports
+        rows = tuple(
+            players + (None,) * (len(self._columns) - len(players)) + ((bank,) if house else ())
+            for players, bank in self._rows
         )
-        return ScoringTable(columns, tuple(self._rows), labels)
+        return ScoringTable(columns, rows, tuple(self._labels))
 
     # -- betting ---------------------------------------------------------------------------
     def place(self, name: str, bet: Bet, coins: int = 1) -> None:
@@ -455,6 +476,10 @@ class Game:
             raise GameError("a round is corrected between rounds: settle or void the round under way first")
         past = self.settlements_of(round_number)
         last = past[-1]
+        played = (*(s.player for s in past[0].players), last.banker)
+        gone = [name for name in played if name and name not in self._balances]
+        if gone:
+            raise GameError(f"{', '.join(gone)} left the table since round {round_number}: it cannot be corrected")
         if last.open_number == open_number:
             raise GameError(f"round {round_number} was settled on open {open_number} already")
         bank = self.house_cents if last.banker is None else self._balances[last.banker]
@@ -482,7 +507,7 @@ class Game:
         self._move_bank(report)
         report = replace(report, bank_after_cents=None if bank is None else bank + take)
         self.reports.append(report)
-        self._rows.append(self._totals())
+        self._add_row(f"{round_number} corrected")
         if self.end_reason is None:
             self.end_reason = self._forced_end()
         return report
@@ -497,7 +522,7 @@ class Game:
     def _finish_round(self, action: Action, report: RoundReport, at: datetime | None) -> None:
         self._move(action)
         self.reports.append(report)
-        self._rows.append(self._totals())
+        self._add_row(str(report.round))
         self._wagers = {p.name: {} for p in self.players}
         reason = self._agreed_end_reached(report, at)
         if reason is None:
@@ -506,7 +531,11 @@ class Game:
         self.end_reason = reason
 
     def next_round(self, at: datetime | None = None) -> None:
-        """Take the result off show: the next round opens, unless the game has ended (or its time has come)."""
+        """Take the result off show: the next round opens, unless the game has ended (or its time has come).
+        After the roll for the bank, the first round opens with its winner banking."""
+        if self.stage is Stage.CHOOSING:
+            self._begin_with_the_drawn_banker()
+            return
         self._move(Action.GAME_OVER if self.is_over else Action.NEXT)
         self.round += 1
         if at is not None:
@@ -536,6 +565,69 @@ class Game:
             raise GameError(f"{action.value!r} changes the ledger: use its own method")
         self._move(action)
 
+    # -- who banks first -----------------------------------------------------------------------
+    def roll_for_bank(self, dice: Sequence[int]) -> None:
+        """The roll of the player whose turn it is to roll for the bank (an ok reading, or dice typed by hand)."""
+        self._check(Action.READ)
+        if self.draw is None or self.stage is not Stage.CHOOSING:
+            raise GameError("nobody is rolling for the bank now")
+        self.draw = self.draw.rolled(dice)
+
+    def _begin_with_the_drawn_banker(self) -> None:
+        assert self.draw is not None, "a game choosing its banker has a draw"
+        winner = self.draw.winner
+        if winner is None:
+            raise GameError(f"the bank is not decided yet: {self.draw.to_roll} rolls next")
+        self._move(Action.NEXT)
+        self.banker, self._rounds_banked = winner, 0
+
+    # -- players coming and going -------------------------------------------------------------
+    def seat(self, player: Player, cents: int) -> None:
+        """``player`` joins between rounds with ``cents`` (bought in: it comes from outside the table)."""
+        self._check_between_rounds(Action.SEAT)
+        _check_cents(f"money {player.name} brings", cents, minimum=COIN_CENTS)
+        config = replace(self.config, players=(*self.config.players, player))  # checks count, names and suits
+        self.config = config
+        self._balances[player.name] = cents
+        self._wagers[player.name] = {}
+        if player.name not in self._columns:
+            self._columns.append(player.name)
+        self._add_row(f"{player.name} joins")
+
+    def leave(self, name: str) -> int:
+        """``name`` leaves between rounds and takes their balance (returned); a banking player hands the bank on.
+
+        Refused while their coins lie on the layout, and when it would leave fewer than two players."""
+        self._check_between_rounds(Action.LEAVE)
+        name = self.config.player(name).name
+        if self._wagers[name]:
+            raise GameError(f"{name} has coins on the layout: take them back, or play the round first")
+        staying = tuple(p for p in self.config.players if p.name != name)
+        banker = self.config.banker
+        if isinstance(banker, RotatingBanker) and banker.first == name:  # the first banker is history by now
+            banker = replace(banker, first=None)
+        config = replace(self.config, players=staying, banker=banker)  # checks there are still enough players
+        if self.banker == name:
+            self._pass_the_bank(forced=True)
+        self.config = config
+        cents = self._balances.pop(name)
+        del self._wagers[name]
+        if self.banker == name:  # nobody else has money to bank with
+            self.banker = None
+        self._add_row(f"{name} leaves")
+        reason = self._forced_end()
+        if reason is not None and self.end_reason is None:
+            self.end_reason = reason
+            if self.stage is Stage.BETTING:
+                self._move(Action.GAME_OVER)
+        return cents
+
+    def _check_between_rounds(self, action: Action) -> None:
+        """A seat changes between rounds of a game still going (a result on show may be the last one)."""
+        self._check(action)
+        if self.end_reason is not None:
+            raise GameError(refusal(action, Stage.OVER, self.end_reason.value))
+
     # -- the police --------------------------------------------------------------------------
     def raid(self) -> None:
         """The police raid: the game stops at once. Everything is kept, so it can resume later."""
@@ -552,9 +644,12 @@ class Game:
         self.end_reason = None
 
     # -- internals ---------------------------------------------------------------------------
-    def _totals(self) -> tuple[int, ...]:
-        totals = tuple(self._balances[p.name] for p in self.players)
-        return totals + ((self.house_cents,) if self.house_cents is not None else ())
+    def _totals(self) -> tuple[tuple[int | None, ...], int | None]:
+        return tuple(self._balances.get(name) for name in self._columns), self.house_cents
+
+    def _add_row(self, label: str) -> None:
+        self._rows.append(self._totals())
+        self._labels.append(label)
 
     def _check(self, action: Action) -> RoundMachine:
         """The round after ``action``, or the rule's refusal; changes nothing, so it can come before every check."""
@@ -563,15 +658,17 @@ class Game:
     def _move(self, action: Action) -> None:
         self.machine = self._check(action)
 
-    def _pass_the_bank(self) -> None:
+    def _pass_the_bank(self, forced: bool = False) -> None:
+        """Hand the bank on to the next player with money, when the banker's rounds are done, the banker is
+        broke, or (``forced``) the banker leaves the table."""
         banker = self.config.banker
         if not isinstance(banker, RotatingBanker) or self.banker is None:
             return
-        if self._rounds_banked < banker.every_rounds and self._balances[self.banker] > 0:
+        if not forced and self._rounds_banked < banker.every_rounds and self._balances[self.banker] > 0:
             return
         names = [p.name for p in self.players]
         start = names.index(self.banker)
-        for step in range(1, len(names) + 1):
+        for step in range(1, len(names) if forced else len(names) + 1):  # the banker last: banks on if alone with money
             candidate = names[(start + step) % len(names)]
             if self._balances[candidate] > 0:
                 self.banker, self._rounds_banked = candidate, 0
@@ -620,8 +717,9 @@ def _banker_text(banker: BankerMode) -> str:
     match banker:
         case HouseBank(balance_cents=cents):
             return f"a house bank of {format_cents(cents)}"
-        case RotatingBanker(every_rounds=every, first=first):
-            return f"rotating every {every} rounds" + (f" from {first}" if first else "")
+        case RotatingBanker(every_rounds=every, first=first, by_roll=by_roll):
+            start = " from the highest roll" if by_roll else f" from {first}" if first else ""
+            return f"rotating every {every} rounds{start}"
         case _:
             return "the house keeps score"
 

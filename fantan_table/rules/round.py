@@ -15,6 +15,8 @@ from .errors import GameError
 
 
 class Stage(enum.Enum):
+    CHOOSING = "choosing"
+    """Before the first round: the players roll for the bank, the highest banks (``draw.BankDraw``)."""
     BETTING = "betting"
     CLOSED = "closed"
     """No more bets: waiting for the cup to be lifted and the dice read."""
@@ -47,6 +49,10 @@ class Action(enum.Enum):
     """The banker ends the game between rounds."""
     RAID = "raid the house"
     RESUME = "resume the game"
+    SEAT = "seat a player"
+    """A player joins between rounds, with the money they bring."""
+    LEAVE = "let a player leave"
+    """A player leaves between rounds, taking their money."""
 
 
 class _BeforeRaid(enum.Enum):
@@ -56,9 +62,12 @@ class _BeforeRaid(enum.Enum):
 BEFORE_RAID: Final = _BeforeRaid.STAGE
 """A resume goes back to where the raid found the round."""
 
-_RAIDABLE: Final = (Stage.BETTING, Stage.CLOSED, Stage.CHECK, Stage.SHOWING)
+_RAIDABLE: Final = (Stage.CHOOSING, Stage.BETTING, Stage.CLOSED, Stage.CHECK, Stage.SHOWING)
 
 TRANSITIONS: Final[dict[tuple[Stage, Action], Stage | _BeforeRaid]] = {
+    (Stage.CHOOSING, Action.READ): Stage.CHOOSING,
+    (Stage.CHOOSING, Action.NEXT): Stage.BETTING,
+    (Stage.CHOOSING, Action.END): Stage.OVER,
     (Stage.BETTING, Action.BET): Stage.BETTING,
     (Stage.BETTING, Action.UNBET): Stage.BETTING,
     (Stage.BETTING, Action.CLOSE): Stage.CLOSED,
@@ -75,12 +84,14 @@ TRANSITIONS: Final[dict[tuple[Stage, Action], Stage | _BeforeRaid]] = {
     (Stage.SHOWING, Action.SHOW): Stage.SHOWING,
     (Stage.SHOWING, Action.NEXT): Stage.BETTING,
     (Stage.SHOWING, Action.GAME_OVER): Stage.OVER,
+    **{(stage, action): stage for stage in (Stage.BETTING, Stage.SHOWING) for action in (Action.SEAT, Action.LEAVE)},
     **{(stage, Action.RAID): Stage.RAIDED for stage in _RAIDABLE},
     (Stage.RAIDED, Action.RESUME): BEFORE_RAID,
 }
 """Every allowed move, (stage, action) -> the stage after it. Anything not listed is refused."""
 
 WHY_NOT: Final[dict[Stage, str]] = {
+    Stage.CHOOSING: "the players are rolling for the bank (the highest roll banks)",
     Stage.BETTING: "betting is open (call 'no more bets' first)",
     Stage.CLOSED: "betting is closed ('no more bets' was called)",
     Stage.CHECK: "the dice look unshaken; the banker must confirm or re-roll",

@@ -42,13 +42,14 @@ from ..rules.dice import open_number
 from ..rules.errors import BetError, DiceError, RulesError
 from ..rules.events import FrameRef
 from ..rules.game import GameConfig
+from ..rules.money import COIN_CENTS
 from ..settings import Key, Scope, Unfit, form_fields, in_scope
 from ..table.core.journal import JournalError, read_frame
-from ..table.core.state import OnUnsure
+from ..table.core.state import OnUnsure, Stage
 from ..table.core.table import Table, TableError
 from ..table.show.history import write_scoring_csv
 from ..table.wiring.banker_pin import check_pin
-from ..table.wiring.config import KEYS, game_from_settings
+from ..table.wiring.config import KEYS, MAX_DOLLARS, game_from_settings
 from ..table.wiring.night import Night
 from ..table.wiring.owner import COMMAND_TIMEOUT_SECONDS, Owner, OwnerError, View
 from ..tomlfile import WANTED
@@ -218,6 +219,14 @@ def create_app(ctx: WebContext) -> FastAPI:
             raise Refusal(404, "no reading with a photo waits for the banker")
         return await _kept_photo(latest.frame, "the photo of this reading")
 
+    @app.get("/api/bank-roll/photo.jpg")
+    async def bank_roll_photo() -> Response:
+        """The photo of the last roll for the first bank (the page draws each die's box on it)."""
+        rolls = ctx.owner.view.state.bank_rolls
+        if not rolls or rolls[-1].frame is None:
+            raise Refusal(404, "no roll for the bank with a photo (none yet, or it was entered by hand)")
+        return await _kept_photo(rolls[-1].frame, "the photo of the roll for the bank")
+
     @app.get("/api/display.png")
     async def display() -> Response:
         screen = ctx.owner.view.screen
@@ -328,7 +337,9 @@ def create_app(ctx: WebContext) -> FastAPI:
             raise Refusal(400, "values must be a list of the dice's faces, whole numbers, e.g. [0, 3, 5, 2]")
         if body.get("confirm") is not True:
             await _command(lambda night: night.table.dice.check(values))
-            return {"preview": _dice_preview(values)}
+            draw = ctx.owner.view.state.game.draw
+            for_bank = draw.to_roll if draw is not None and ctx.owner.view.state.stage is Stage.CHOOSING else None
+            return {"preview": {**_dice_preview(values), "for_bank": for_bank}}
         await _command(lambda night: night.table.enter_dice(values, by="the banker (web)"))
         return _state(request)
 
@@ -398,6 +409,28 @@ def create_app(ctx: WebContext) -> FastAPI:
         link = f"{ctx.base_url}/?player={token}"
         svg = qrcode.make(link, image_factory=qrcode.image.svg.SvgPathImage).to_string(encoding="unicode")
         return {"name": player, "link": link, "qr_svg": svg}
+
+    @app.post("/api/banker/players/seat")
+    async def seat(request: Request) -> dict[str, Any]:
+        """A player joins between rounds with the money they bring, in whole dollars (their link is made after)."""
+        _require_banker(request)
+        body = await json_body(request)
+        name, suit, dollars = body.get("name"), body.get("suit"), body.get("dollars")
+        if not isinstance(name, str) or not isinstance(suit, str) or type(dollars) is not int:
+            raise Refusal(400, 'give the name, the suit and whole dollars, e.g. {"name": "Dee", "suit": "arms", '
+                          '"dollars": 50}')
+        if not 1 <= dollars <= MAX_DOLLARS:  # the same range as a player's money at the start
+            raise Refusal(400, f"a player brings $1 to ${MAX_DOLLARS} (got ${dollars})")
+        await _command(lambda night: night.table.seat(name, suit, dollars * COIN_CENTS, by="the banker (web)"))
+        return _state(request)
+
+    @app.post("/api/banker/players/leave")
+    async def leave(request: Request) -> dict[str, Any]:
+        """A player leaves between rounds and takes their balance (the page asks the banker first)."""
+        _require_banker(request)
+        player = await _player_named(request)
+        await _command(lambda night: night.table.leave(player, by="the banker (web)"))
+        return _state(request)
 
     @app.post("/api/banker/players/unlink")
     async def end_link(request: Request) -> list[dict[str, Any]]:

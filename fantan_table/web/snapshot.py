@@ -65,6 +65,23 @@ def snapshot(
         },
         "over": game.end_reason.value if state.stage.value == "over" and game.end_reason else None,
         "actions": banker_actions(state),
+        "draw": draw_json(state),
+    }
+
+
+def draw_json(state: TableState) -> dict[str, Any] | None:
+    """The roll for the first bank (kept once decided): each roll, whose roll it is, who won, the last reading."""
+    draw = state.game.draw
+    if draw is None:
+        return None
+    last = state.bank_rolls[-1] if state.bank_rolls else None
+    return {
+        "contenders": list(draw.contenders),
+        "go": draw.go,
+        "to_roll": draw.to_roll,
+        "winner": draw.winner,
+        "rolls": [{"player": r.player, "go": r.go, "dice": list(r.dice), "total": r.total} for r in draw.rolls],
+        "reading": None if last is None else reading_to_json(last),
     }
 
 
@@ -87,6 +104,8 @@ def banker_actions(state: TableState) -> list[str]:
     allowed = [name for name, action in BANKER_ACTIONS.items() if game.machine.allows(action)]
     if state.latest is None:  # a re-roll rejects a reading: none yet, none to reject
         allowed = [name for name in allowed if name != "reroll"]
+    if game.draw is not None and game.draw.winner is None:  # the first round opens once the bank is decided
+        allowed = [name for name in allowed if name != "next"]
     if game.is_over and game.stage.value != "raided":  # an ended game is not raided
         allowed = [name for name in allowed if name != "raid"]
     return allowed

@@ -169,3 +169,24 @@ def test_a_changed_config_is_said_at_start_and_the_night_carries_on(tmp_path: Pa
         again.stderr
     )
     assert "Ann: $50.00; 1 on number:1" in again.stdout  # the night carried on
+
+
+def test_players_join_and_leave_at_the_console(tmp_path: Path) -> None:
+    done = run_table(config_file(tmp_path), "seat Cat crowns 20\nleave Bob\nleave Ann\nstatus\nquit\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Cat joins with $20.00" in out and "Bob leaves with $50.00" in out
+    assert "refused: Fan Tan is for 2 to 4 players (got 1)" in out
+    assert "  Ann: $50.00; no coins down" in out and "  Cat: $20.00; no coins down" in out and "Bob:" not in out
+
+
+def test_the_first_bank_is_rolled_for_at_the_console(tmp_path: Path) -> None:
+    config = config_file(tmp_path)
+    config.write_text(config.read_text() + 'banker = "rotating"\nbanker_by_roll = true\n')
+    done = run_table(config, "shake 1 1 1 1\nlift\ndice 5 5 5 5\nyes\nstatus\npress next_round\nstatus\nquit\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "display: WHO BANKS? | Ann rolled 4 | Bob rolls the dice" in out
+    assert "dice 5 5 5 5 = 20: Bob's roll for the bank? (yes)" in out
+    assert "rolling for the bank: Ann 4, Bob 20; next -" in out
+    assert "  Bob (banker): $50.00" in out and "round 1, betting" in out

@@ -18,6 +18,7 @@ from fantan_table.devices.display import DisplayError
 from fantan_table.devices.display.draw import HEIGHT, WIDTH, columns, draw, short_money, wrap
 from fantan_table.devices.display.oled import OledDisplay
 from fantan_table.devices.display.screens import (
+    BankRoll,
     BetsClosed,
     BetsOpen,
     Blank,
@@ -54,6 +55,8 @@ SCREENS: dict[str, Screen] = {
     "reroll": Problem("RE-ROLL", "3 dice seen, 4 expected: roll again, the bets stand"),
     "game_over": GameOver("all rounds played", (("Ann", 6500), ("Bob", 4500), ("Cy", 5033), ("Di", 0))),
     "blank": Blank(),
+    "bank_roll": BankRoll("Bob", ("Annabelle", 17), None),
+    "bank_roll_won": BankRoll(None, ("Cat", 2), "Bob"),
     "fault": Fault("OSError: [Errno 28] No space left on device: 'frames/round-0003-roll-1.jpg'"),
     "selftest_card": SelftestCard(),
 }

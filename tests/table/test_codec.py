@@ -28,6 +28,7 @@ from fantan_table.rules.events import (
     Faulted,
     FrameRef,
     Kind,
+    Left,
     LinkIssued,
     LinkRevoked,
     NextRound,
@@ -35,6 +36,7 @@ from fantan_table.rules.events import (
     ReadingRecord,
     Reroll,
     Resumed,
+    Seated,
     Settled,
     Setup,
     Shown,
@@ -71,7 +73,10 @@ from fantan_table.vision.reader import DieReading, Reading, Status
 PLAYERS = (Player("Ann", Suit.ARMS), Player("Bob", Suit.CROWNS), Player("Cy", Suit.SUNS))
 
 
-@pytest.mark.parametrize("banker", [HouseScorer(), HouseBank(12345), RotatingBanker(3), RotatingBanker(2, "Cy")])
+BANKERS = [HouseScorer(), HouseBank(12345), RotatingBanker(3), RotatingBanker(2, "Cy"), RotatingBanker(2, by_roll=True)]
+
+
+@pytest.mark.parametrize("banker", BANKERS)
 @pytest.mark.parametrize(
     "end",
     [
@@ -176,6 +181,8 @@ events = st.one_of(
         st.text(),
         st.text(),
     ),
+    st.builds(Seated, st.sampled_from(PLAYERS), st.integers(100, 10**9), st.text()),
+    st.builds(Left, st.sampled_from(PLAYERS).map(lambda p: p.name), st.integers(0, 10**9), st.text()),
     st.sampled_from([BettingClosed(), DiceConfirmed(), Reroll(), Shown(), NextRound(), Ended(), Raided(), Resumed()]),
 )
 

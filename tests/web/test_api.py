@@ -413,7 +413,7 @@ def test_dice_typed_by_hand_are_shown_with_their_open_number_before_they_settle(
     rig.post("/api/banker/action", {"action": "close"})
     before = rig.journal_length()
     preview = rig.post("/api/banker/dice", {"values": [6, 6, 6, 5]}).json()
-    assert preview == {"preview": {"dice": [6, 6, 6, 5], "total": 23, "open": 3}}
+    assert preview == {"preview": {"dice": [6, 6, 6, 5], "total": 23, "open": 3, "for_bank": None}}
     assert rig.journal_length() == before and rig.table.state.stage.value == "closed"
     settled = rig.post("/api/banker/dice", {"values": [6, 6, 6, 5], "confirm": True}).json()
     assert settled["last_round"]["open"] == 3 and settled["last_round"]["source"] == "hand"

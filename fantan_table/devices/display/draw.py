@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ...rules.money import format_cents, format_delta
 from .screens import (
+    BankRoll,
     BetsClosed,
     BetsOpen,
     Blank,
@@ -138,6 +139,18 @@ def draw(screen: Screen) -> Image.Image:
                 money = short_money(cents)
                 text(image, y, name[: columns(1) - len(money) - 1], align="left")
                 text(image, y, money, align="right")
+        case BankRoll(to_roll=to_roll, last=last, winner=winner, tie=tie):
+            text(image, 0, "WHO BANKS?")
+            if last is not None:
+                total, rolled = str(last[1]), " rolled"
+                name = last[0][: columns(1) - len(total) - len(rolled) - 2]
+                text(image, 11, name + rolled, align="left", x=2)
+                text(image, 11, total, align="right", x=2)
+            pen.line((0, 22, WIDTH - 1, 22), fill=1)
+            name = winner if winner is not None else to_roll or ""
+            text(image, 26, name[: columns(2)], scale=2)
+            said = "BANKS: press NEXT" if winner is not None else "tie: roll again" if tie else "rolls the dice"
+            text(image, 50, said)
         case Blank():
             pass
         case SelftestCard():

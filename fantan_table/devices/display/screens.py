@@ -83,6 +83,18 @@ class GameOver:
 
 
 @dataclass(frozen=True)
+class BankRoll:
+    """The players roll for the bank: whose roll it is, the last roll, and once decided who banks."""
+
+    to_roll: str | None
+    last: tuple[str, int] | None
+    """The last roll counted: who, and its total."""
+    winner: str | None
+    tie: bool = False
+    """The last go was tied for the highest: the tied players roll again."""
+
+
+@dataclass(frozen=True)
 class Blank:
     """Nothing lit: a police raid, or the table switched off."""
 
@@ -92,7 +104,9 @@ class SelftestCard:
     """The self-test's screen: a frame to the panel's very edge and every digit, to spot dead pixels or a bad crop."""
 
 
-Screen = BetsOpen | BetsClosed | Reading | Result | Settlement | Problem | Fault | GameOver | Blank | SelftestCard
+Screen = (
+    BetsOpen | BetsClosed | Reading | Result | Settlement | Problem | Fault | GameOver | BankRoll | Blank | SelftestCard
+)
 
 
 def settlement_pages(round_: int, lines: tuple[PlayerLine, ...] | list[PlayerLine]) -> list[Settlement]:
@@ -126,6 +140,11 @@ def text_lines(screen: Screen) -> list[str]:
             return ["FAULT", reason, "restarting: bets are locked"]
         case GameOver(reason=reason, balances=balances):
             return ["GAME OVER", reason] + [f"{name}: {format_cents(cents)}" for name, cents in balances]
+        case BankRoll(to_roll=to_roll, last=last, winner=winner, tie=tie):
+            rolled = ["WHO BANKS?"] + ([f"{last[0]} rolled {last[1]}"] if last else [])
+            if winner is not None:
+                return [*rolled, f"{winner} BANKS", "press NEXT ROUND"]
+            return [*rolled, *(["a tie: roll again"] if tie else []), f"{to_roll} rolls the dice"]
         case Blank():
             return []
         case SelftestCard():

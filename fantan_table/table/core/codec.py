@@ -30,6 +30,7 @@ from ...rules.events import (
     Faulted,
     FrameRef,
     Kind,
+    Left,
     LinkIssued,
     LinkRevoked,
     NextRound,
@@ -38,6 +39,7 @@ from ...rules.events import (
     ReadingRecord,
     Reroll,
     Resumed,
+    Seated,
     Settled,
     Setup,
     Shown,
@@ -75,8 +77,10 @@ def game_to_json(config: GameConfig) -> dict[str, Any]:
     match config.banker:
         case HouseBank(balance_cents=cents):
             banker = {"mode": "house-bank", "balance_cents": cents}
-        case RotatingBanker(every_rounds=every, first=first):
+        case RotatingBanker(every_rounds=every, first=first, by_roll=by_roll):
             banker = {"mode": "rotating", "every_rounds": every, "first": first}
+            if by_roll:  # only then: the rows of nights before the roll for the bank stay as they were
+                banker["by_roll"] = True
         case _:
             banker = {"mode": "house"}
     end: dict[str, Any]
@@ -107,7 +111,7 @@ def game_from_json(data: dict[str, Any]) -> GameConfig:
     if b["mode"] == "house-bank":
         banker = HouseBank(b["balance_cents"])
     elif b["mode"] == "rotating":
-        banker = RotatingBanker(b["every_rounds"], b["first"])
+        banker = RotatingBanker(b["every_rounds"], b["first"], b.get("by_roll", False))  # by_roll: since 2026-11
     else:
         banker = HouseScorer()
     end: EndCondition
@@ -163,6 +167,10 @@ def encode_event(event: FanTanEvent) -> tuple[str, dict[str, Any]]:
             data = {"player": player, "token_sha256": digest}
         case LinkRevoked(player=player):
             data = {"player": player}
+        case Seated(player=player, cents=cents, by=by):
+            data = {"player": player.name, "suit": player.suit.value, "cents": cents, "by": by}
+        case Left(player=player, cents=cents, by=by):
+            data = {"player": player, "cents": cents, "by": by}
         case _:
             data = {}
     return event.kind.value, data
@@ -198,6 +206,10 @@ def decode_event(kind: str, data: Mapping[str, Any]) -> FanTanEvent:
                 return LinkIssued(data["player"], data["token_sha256"])
             case Kind.UNLINK:
                 return LinkRevoked(data["player"])
+            case Kind.SEATED:
+                return Seated(Player(data["player"], Suit(data["suit"])), data["cents"], data["by"])
+            case Kind.LEFT:
+                return Left(data["player"], data["cents"], data["by"])
             case _:
                 return _NO_PAYLOAD[known]
     except (KeyError, TypeError, ValueError) as exc:

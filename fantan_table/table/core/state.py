@@ -27,6 +27,7 @@ from ...rules.events import (
     Ended,
     FanTanEvent,
     Faulted,
+    Left,
     LinkIssued,
     LinkRevoked,
     NextRound,
@@ -34,6 +35,7 @@ from ...rules.events import (
     ReadingRecord,
     Reroll,
     Resumed,
+    Seated,
     Settled,
     Setup,
     Shown,
@@ -78,12 +80,22 @@ class TableState:
     rounds: list[RoundRecord] = field(default_factory=list)
     links: dict[str, str] = field(default_factory=dict)
     """Each player's link for this game, as the SHA-256 of its token (a player without one has no link yet)."""
+    bank_rolls: list[ReadingRecord] = field(default_factory=list)
+    """The readings of the roll for the first bank (the unsure and unshaken ones included), with their photos."""
 
     # -- what the table should do next (the same after a replay) ------------------------------------
     @property
     def stage(self) -> Stage:
         """Where the round stands: the game's own round machine, the only one."""
         return self.game.stage
+
+    @property
+    def awaits_dice(self) -> bool:
+        """Whether a roll is awaited from the camera: betting closed (or the unshaken check), or a player's roll
+        for the bank while it is undecided."""
+        if self.stage is Stage.CHOOSING:
+            return self.game.draw is not None and self.game.draw.to_roll is not None
+        return self.stage in (Stage.CLOSED, Stage.CHECK)
 
     @property
     def latest(self) -> ReadingRecord | None:
@@ -179,6 +191,14 @@ class TableState:
                 self.links[game.config.player(player).name] = digest
             case LinkRevoked(player=player):
                 self.links.pop(game.config.player(player).name, None)
+            case Seated(player=player, cents=cents):
+                game.seat(player, cents)
+            case Left(player=player, cents=cents):
+                name = game.config.player(player).name
+                if game.balance(name) != cents:
+                    raise GameError(f"{name} holds {game.balance(name)} cents, not the {cents} the record says")
+                game.leave(name)
+                self.links.pop(name, None)
             case _:
                 assert_never(event)
 
@@ -186,9 +206,24 @@ class TableState:
         dice = record.dice
         if record.ok and not (dice and all(type(d.value) is int and d.value >= 0 for d in dice)):
             raise GameError(f"dice must be whole numbers from 0 up (got {[d.value for d in dice]})")
+        if self.stage is Stage.CHOOSING:
+            self._on_bank_roll(record)
+            return
         unshaken = record.ok and record.source == "camera" and _same_roll(record, self.last_settled)
         self.game.step(Action.READ_UNSHAKEN if unshaken else Action.READ)
         self.readings.append(record)
+
+    def _on_bank_roll(self, record: ReadingRecord) -> None:
+        """A roll for the bank counts when it is read ok and was shaken (not lying as the roll before it);
+        otherwise the same player rolls again, as with any roll the table cannot trust."""
+        last = next((r for r in reversed(self.bank_rolls) if r.ok), None)
+        if record.ok and record.source == "camera" and _same_roll(record, last):
+            record = replace(record, status="rejected", message="the dice lie as the roll before: shake them")
+        if record.ok:
+            self.game.roll_for_bank(record.values)
+        else:
+            self.game.step(Action.READ)
+        self.bank_rolls.append(record)
 
     def _on_settled(self, number: int, at: datetime) -> None:
         if not self.ready_to_settle:
@@ -295,7 +330,8 @@ class FanTan:
         return decode_event(kind, data)
 
     def present(self, state: TableState) -> Presentation:
-        """Bets open lights the 'bets open' LED; a result on show lights its open tile."""
+        """Bets open lights the 'bets open' LED; a result on show lights its open tile (no LED while the players
+        roll for the bank: the display names whose roll it is)."""
         showing = state.stage is Stage.SHOWING and bool(state.rounds)
         game = state.game
         return Presentation(

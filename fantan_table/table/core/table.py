@@ -31,6 +31,7 @@ from ...rules.events import (
     Ended,
     FanTanEvent,
     FrameRef,
+    Left,
     LinkIssued,
     LinkRevoked,
     NextRound,
@@ -38,11 +39,12 @@ from ...rules.events import (
     ReadingRecord,
     Reroll,
     Resumed,
+    Seated,
     Setup,
     Voided,
     typed_dice,
 )
-from ...rules.game import GameConfig
+from ...rules.game import GameConfig, Player, Suit
 from ...rules.games import stored_setup
 from ...vision.reader import Reading
 from .codec import reading_record
@@ -107,13 +109,17 @@ class Table:
     def record_reading(self, reading: Reading, frame: np.ndarray | None = None) -> None:
         """What the camera saw when it decided (its frame kept as JPEG, hashed, before the event)."""
         with self._lock:
-            if self.state.stage is not Stage.CLOSED:
-                raise TableError(f"no reading is awaited now (the table is {self.state.stage.value})")
+            state = self.state
+            if not state.awaits_dice or state.stage is Stage.CHECK:
+                raise TableError(f"no reading is awaited now (the table is {state.stage.value})")
             frame_ref = None
             if frame is not None:
                 ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
                 if ok:
-                    name = f"round-{self.state.round:04d}-roll-{self.state.attempts + 1}.jpg"
+                    if state.stage is Stage.CHOOSING:
+                        name = f"bank-roll-{len(state.bank_rolls) + 1}.jpg"
+                    else:
+                        name = f"round-{state.round:04d}-roll-{state.attempts + 1}.jpg"
                     saved = self.journal.save_frame(name, jpeg.tobytes())
                     frame_ref = FrameRef(saved.file, saved.sha256, (frame.shape[1], frame.shape[0]))
             self._do(DiceRead(reading_record(reading, frame_ref)))
@@ -163,6 +169,22 @@ class Table:
         if not why or len(why) > MAX_WHY:
             raise TableError(f"say why the round is corrected, in {MAX_WHY} characters at most")
         self._do(Corrected(round_number, tuple(values), by, why))
+
+    def seat(self, player: str, suit: str, cents: int, by: str = "banker") -> None:
+        """``player`` joins between rounds with the coins of ``suit`` and ``cents`` brought to the table."""
+        try:
+            seated = Player(player, Suit(suit))
+        except ValueError:
+            raise TableError(f"no suit {suit!r}: one of {', '.join(s.value for s in Suit)}") from None
+        self._do(Seated(seated, cents, by))
+
+    def leave(self, player: str, by: str = "banker") -> int:
+        """``player`` leaves between rounds with their balance: what they take, in cents (their link ends)."""
+        with self._lock:
+            name = self.state.game.config.player(player).name
+            cents = self.state.game.balance(name)
+            self._do(Left(name, cents, by))
+            return cents
 
     def record_login(self, address: str, ok: bool) -> None:
         """A try at the banker's PIN, kept in the night's record whether it was right or not."""

@@ -11,14 +11,19 @@ from ...rules.settlement import BetResult
 from ..core.codec import frame_to_json, reading_to_json
 from ..core.state import RoundRecord
 
+ABSENT = "-"
+"""A scoring-table cell of a player not at the table then."""
+
 
 def scoring_table_text(table: ScoringTable) -> str:
-    """The banker's pad: a column per player, one row of totals per round, the start on top."""
+    """The banker's pad: a column per player, one row of totals per round, the start on top; a dash where a
+    player was not at the table (not yet come, or gone)."""
     width = max(10, *(len(c) for c in table.columns))
     label = max(7, *(len(name) + 1 for name in table.labels))
     lines = ["round".ljust(label) + "".join(c.rjust(width + 2) for c in table.columns)]
     for name, row in zip(table.labels, table.rows, strict=True):
-        lines.append(name.ljust(label) + "".join(format_cents(v).rjust(width + 2) for v in row))
+        cells = (ABSENT if v is None else format_cents(v) for v in row)
+        lines.append(name.ljust(label) + "".join(cell.rjust(width + 2) for cell in cells))
     return "\n".join(lines)
 
 
@@ -26,7 +31,7 @@ def write_scoring_csv(table: ScoringTable, out: TextIO) -> None:
     writer = csv.writer(out)
     writer.writerow(["round", *table.columns])
     for name, row in zip(table.labels, table.rows, strict=True):
-        writer.writerow([0 if name == "start" else name, *(f"{v / 100:.2f}" for v in row)])
+        writer.writerow([0 if name == "start" else name, *("" if v is None else f"{v / 100:.2f}" for v in row)])
 
 
 def round_json(record: RoundRecord) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...devices.display.screens import (
+    BankRoll,
     BetsClosed,
     BetsOpen,
     Blank,
@@ -48,6 +49,8 @@ def screens_for(state: TableState) -> list[Screen]:
     """The screens to show, in turn, for this state (most stages have one)."""
     game, latest = state.game, state.latest
     match state.stage:
+        case Stage.CHOOSING:
+            return [bank_roll_screen(state)]
         case Stage.BETTING:
             return [BetsOpen(state.round)]
         case Stage.CLOSED if latest is not None and not latest.ok:
@@ -62,6 +65,18 @@ def screens_for(state: TableState) -> list[Screen]:
             return [Blank()]
     reason = PANEL_REASONS[game.end_reason] if game.end_reason else "the game is over"
     return [GameOver(reason, tuple(game.balances.items()))]
+
+
+def bank_roll_screen(state: TableState) -> Screen:
+    """The roll for the first bank: whose roll it is and the last roll, a roll to repeat, or who banks."""
+    draw = state.game.draw
+    assert draw is not None, "a table choosing its banker has a draw"
+    tried = state.bank_rolls[-1] if state.bank_rolls else None
+    if tried is not None and not tried.ok:
+        return Problem("RE-ROLL", f"{draw.to_roll}: {tried.message}")
+    last = (draw.rolls[-1].player, draw.rolls[-1].total) if draw.rolls else None
+    tie = bool(draw.rolls) and draw.rolls[-1].go < draw.go
+    return BankRoll(draw.to_roll, last, draw.winner, tie)
 
 
 PANEL_REASONS: dict[EndReason, str] = {

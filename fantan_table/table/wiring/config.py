@@ -420,6 +420,15 @@ KEYS: Final = declare(
     ),
     Key(
         "game",
+        "banker_by_roll",
+        bool,
+        False,
+        'Decide the first banker by rolling the highest (banker = "rotating", first_banker empty): before round 1 '
+        "each player rolls the dice under the camera in turn, the highest total banks, ties roll again.",
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "game",
         "short_bank",
         str,
         "owes",
@@ -537,6 +546,8 @@ def game_from_settings(game: dict[str, Any]) -> GameConfig:
     if any(s not in SUITS for s in suits):
         raise ConfigError(f"suits: each is one of {', '.join(SUITS)} (got {list(suits)})")
     variants = format_variants(functools.reduce(operator.or_, map(parse_variants, game["variants"]), Variant.NONE))
+    if game["banker_by_roll"] and game["banker"] != "rotating":
+        raise ConfigError('banker_by_roll decides who banks first, so it needs banker = "rotating"')
     if game["end"] == "time" and game["end_time"] is None:
         raise ConfigError('end = "time" needs end_time, e.g. end_time = 2026-11-22T23:30:00+01:00')
     return game_from_json(
@@ -549,6 +560,7 @@ def game_from_settings(game: dict[str, Any]) -> GameConfig:
                 "balance_cents": game["house_bank_dollars"] * COIN_CENTS,
                 "every_rounds": game["rotate_every"],
                 "first": game["first_banker"] or None,
+                "by_roll": game["banker_by_roll"],
             },
             "end": {"kind": game["end"], "rounds": game["end_rounds"], "deadline": game["end_time"]},
             "short_bank": game["short_bank"],

@@ -17,7 +17,8 @@ from ...devices.display.screens import Screen, text_lines
 from ...devices.pins import ButtonName
 from ...rules.dice import open_number
 from ...rules.errors import RulesError
-from ...rules.money import format_cents
+from ...rules.money import COIN_CENTS, format_cents
+from ..core.state import Stage
 from .hardware import Devices
 from .night import Night
 from .owner import Owner, OwnerError
@@ -33,6 +34,8 @@ HELP = """commands:
                             settled only after "yes"
   correct N "V V V V" WHY   settle round N again on the dice it really showed (an audited correction),
                             settled only after "yes"
+  seat NAME SUIT DOLLARS     a player joins between rounds with their money (e.g. seat Dee arms 40)
+  leave NAME                a player leaves between rounds, taking their balance
   status                    balances and the coins on the layout
   quit"""
 
@@ -96,15 +99,19 @@ class Console:
             self._say(f"the cup is down over {len(rolled)} dice")
             return
         elif command == "lift" and camera is not None:
-            before = (owner.view.state.stage, owner.view.state.attempts)
+            before = _rolls_read(owner)
             owner.call(lambda _: camera.lift())
             self._say("the cup is lifted")
-            self._wait(lambda: (owner.view.state.stage, owner.view.state.attempts) != before)
+            self._wait(lambda: _rolls_read(owner) != before)
         elif command == "dice" and args:
             values = [int(a) for a in args]
             owner.call(lambda night: night.table.dice.check(values))
             self._typed = lambda night: night.table.enter_dice(values, by="the console")
-            self._say(f"dice {' '.join(args)} = {sum(values)}: open {open_number(values)}. Settle on them? (yes)")
+            draw = owner.view.state.game.draw
+            if owner.view.state.stage is Stage.CHOOSING and draw is not None:
+                self._say(f"dice {' '.join(args)} = {sum(values)}: {draw.to_roll}'s roll for the bank? (yes)")
+            else:
+                self._say(f"dice {' '.join(args)} = {sum(values)}: open {open_number(values)}. Settle on them? (yes)")
             return
         elif command == "correct" and len(args) >= 3:
             number, values, why = int(args[0]), [int(v) for v in args[1].replace(",", " ").split()], " ".join(args[2:])
@@ -115,11 +122,19 @@ class Console:
                 f"(settled on open {was}). Correct it? (yes)"
             )
             return
+        elif command == "seat" and len(args) == 3:
+            name, suit, cents = args[0], args[1], int(args[2]) * COIN_CENTS
+            owner.call(lambda night: night.table.seat(name, suit, cents, by="the console"))
+            self._say(f"{name} joins with {format_cents(cents)}")
+        elif command == "leave" and len(args) == 1:
+            taken = owner.call(lambda night: night.table.leave(args[0], by="the console"))
+            self._say(f"{args[0]} leaves with {format_cents(taken)}")
         elif command == "status":
             self._status()
             return
         else:
-            known = command in ("bet", "take", "press", "hold", "shake", "lift", "dice", "correct", "help")
+            known = command in ("bet", "take", "press", "hold", "shake", "lift", "dice", "correct", "seat", "leave")
+            known = known or command == "help"
             self._say(("" if known else f"unknown command {command!r}\n") + HELP)
             return
         self._show_screen()
@@ -142,6 +157,9 @@ class Console:
         state = self.owner.view.state
         game = state.game
         self._say(f"round {state.round}, {state.stage.value}")
+        if state.stage is Stage.CHOOSING and game.draw is not None:
+            rolled = ", ".join(f"{r.player} {r.total}" for r in game.draw.rolls) or "nobody yet"
+            self._say(f"  rolling for the bank: {rolled}; next {game.draw.to_roll or '-'}")
         for player in game.players:
             coins = ", ".join(f"{w.coins} on {w.bet}" for w in game.wagers(player.name)) or "no coins down"
             banker = " (banker)" if player.name == game.banker else ""
@@ -154,3 +172,9 @@ class Console:
 
     def _say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+
+def _rolls_read(owner: Owner) -> tuple[Stage, int, int]:
+    """What changes when the table reads a roll (of a round, or for the bank)."""
+    state = owner.view.state
+    return state.stage, state.attempts, len(state.bank_rolls)

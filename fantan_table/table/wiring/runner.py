@@ -90,7 +90,7 @@ class TableRunner:
         if event is not None:
             self.on_button(event)
         stage = self.table.state.stage
-        if self.watch_camera and stage in (Stage.CLOSED, Stage.CHECK) and self._clock() >= self._camera_wait_until:
+        if self.watch_camera and self.table.state.awaits_dice and self._clock() >= self._camera_wait_until:
             self.look()
         now = self._clock()
         if stage is Stage.SHOWING and self.auto_next_seconds and now - self._stage_since >= self.auto_next_seconds:
@@ -162,8 +162,8 @@ class TableRunner:
             self._stage, self._stage_since = state.stage, self._clock()
             if state.stage is Stage.CLOSED and resumed:
                 self.watcher.arm()  # a restart with betting closed: the cup may have come off before it
-            elif state.stage is Stage.CLOSED:
-                self.watcher.disarm()  # bets just closed: dice lying there are no roll, the cup must come down
+            elif state.stage in (Stage.CLOSED, Stage.CHOOSING):
+                self.watcher.disarm()  # dice lying there are no roll: the cup must come down (or the banker READs)
         lights = lights_for(state)
         panel = self.devices.panel
         if state.stage is Stage.RAIDED:

@@ -236,6 +236,9 @@ function drawStatus() {
   const stageText = {
     betting: "bets open", closed: "no more bets: lift the cup", check: "dice look unshaken: banker to confirm",
     showing: "result", raided: "RAID: the table is closed", over: `game over: ${state.over}`,
+    choosing: state.draw && (state.draw.winner
+      ? `${state.draw.winner} rolled highest and banks: the banker opens round 1`
+      : `rolling for the bank: ${state.draw.to_roll} rolls the dice`),
   }[state.stage];
   document.getElementById("status").textContent = `Round ${state.round}: ${stageText}` +
     (state.reading && state.reading.status !== "ok" && state.stage === "closed" ? ` (re-roll: ${state.reading.message})` : "") +
@@ -259,6 +262,7 @@ let drawnResult = "";  // redrawn only when it changes: the live stream also sen
 function drawResult() {
   const body = document.getElementById("result-body");
   const last = state.last_round;
+  if (state.stage === "choosing") return drawBankRoll(body);
   if (!last) return;
   const mine = last.players.find((p) => p.player === state.me);
   const head = last.voided ? `Round ${last.round} was void: every stake returned.`
@@ -276,10 +280,25 @@ function drawResult() {
   if (html !== drawnResult) body.innerHTML = drawnResult = html;
 }
 
+// The roll for the first bank: every roll (a tie's roll-off in its own go), whose roll it is, the last photo.
+function drawBankRoll(body) {
+  const draw = state.draw;
+  const rolls = draw.rolls.map((r) => `<li>${escapeHtml(r.player)}${r.go > 1 ? ` (roll-off ${r.go - 1})` : ""}: ` +
+    `${r.dice.join(" ")} = <strong>${r.total}</strong></li>`).join("");
+  const reading = draw.reading;
+  const again = reading && reading.status !== "ok"
+    ? `<p class="short">Roll again: ${escapeHtml(reading.message)}.</p>` : "";
+  const head = draw.winner ? `${escapeHtml(draw.winner)} rolled highest and banks first.`
+    : `Who banks first: the highest roll. ${escapeHtml(draw.to_roll)} rolls next.`;
+  const html = `<p class="big">${head}</p>${again}<ol>${rolls}</ol>` +
+    (reading && reading.frame ? photoWithBoxes(`bank`, reading, "/api/bank-roll/photo.jpg") : "");
+  if (html !== drawnResult) body.innerHTML = drawnResult = html;
+}
+
 // The round's photo with each die's outline as the reader saw it: its rotated box, green when the die was
 // read for sure, orange when it made the reading unsure (a void round shows which die was to blame).
-function photoWithBoxes(round, reading) {
-  const img = `<img class="photo" alt="The dice of round ${round}" src="/api/rounds/${round}/photo.jpg">`;
+function photoWithBoxes(round, reading, src) {
+  const img = `<img class="photo" alt="The dice of round ${round}" src="${src || `/api/rounds/${round}/photo.jpg`}">`;
   const size = reading.frame.size;
   if (!size) return `<div class="photo-frame">${img}</div>`;  // a night from before the photo's size was kept
   const boxes = reading.dice.map((d) => {
@@ -299,7 +318,7 @@ function drawScoring() {
   const pad = document.getElementById("pad");
   const head = `<tr><th>round</th>${columns.map((c) => `<th>${escapeHtml(c)}</th>`).join("")}</tr>`;
   const body = rows.map((row, i) => `<tr class="${i < rows.length - 1 ? "old" : "now"}${labels[i].includes("corrected") ? " correction" : ""}"><td>${escapeHtml(labels[i])}</td>` +
-    row.map((v) => `<td>${dollars(v)}</td>`).join("") + "</tr>").join("");
+    row.map((v) => `<td>${v === null ? "–" : dollars(v)}</td>`).join("") + "</tr>").join("");
   pad.innerHTML = head + body;
 }
 
@@ -314,7 +333,9 @@ function drawBanker() {
   document.getElementById("banker-tools").hidden = !state.banker;
   document.body.classList.toggle("banker", state.banker);
   for (const b of document.querySelectorAll("[data-action]")) b.hidden = !state.actions.includes(b.dataset.action);
-  document.getElementById("override").hidden = state.stage !== "closed";
+  const awaitsRoll = state.stage === "closed" || (state.stage === "choosing" && !state.draw.winner);
+  document.getElementById("override").hidden = !awaitsRoll;
+  drawSeatList();
   const deciding = document.getElementById("deciding");
   const photo = state.stage === "check" && state.reading && state.reading.frame;
   deciding.hidden = !(state.banker && photo);
@@ -337,6 +358,24 @@ function drawBanker() {
     document.getElementById("camera").src = `/api/sim/camera.jpg?v=${Date.now()}`;
   }
   drawSeats();
+}
+
+// players joining or leaving between rounds: a suit free for a newcomer, and each player's leave button
+function drawSeatList() {
+  const between = state.stage === "betting" || state.stage === "showing";
+  document.getElementById("seats").hidden = !between || state.over !== null;
+  const seated = state.players.map((p) => p.suit);
+  const free = ["suns", "moons", "crowns", "arms"].filter((s) => !seated.includes(s));
+  const select = document.getElementById("seat-suit");
+  if (select.dataset.free !== free.join()) {
+    select.dataset.free = free.join();
+    select.innerHTML = free.map((s) => `<option>${s}</option>`).join("");
+  }
+  document.getElementById("seat").hidden = !free.length;
+  const list = state.players.map((p) => `<li>${escapeHtml(p.name)} (${p.suit}): ${dollars(p.balance_cents)} ` +
+    `<button type="button" data-leave="${escapeHtml(p.name)}" data-balance="${p.balance_cents}">Leaves</button></li>`).join("");
+  const ul = document.getElementById("seat-list");
+  if (ul.innerHTML !== list) ul.innerHTML = list;
 }
 
 function drawSeats() {
@@ -411,7 +450,9 @@ document.getElementById("override").addEventListener("submit", async (e) => {
   document.getElementById("dice-check").hidden = !checked;
   if (checked) {
     const p = checked.preview;
-    document.getElementById("dice-preview").textContent = `Dice ${p.dice.join(" ")} = ${p.total}: open ${p.open}.`;
+    document.getElementById("dice-preview").textContent = p.for_bank
+      ? `Dice ${p.dice.join(" ")} = ${p.total}: ${p.for_bank}'s roll for the bank.`
+      : `Dice ${p.dice.join(" ")} = ${p.total}: open ${p.open}.`;
   }
 });
 // a correction of a settled round: checked and shown first, then confirmed, like dice typed by hand
@@ -450,6 +491,20 @@ document.getElementById("dice-confirm").addEventListener("click", async () => {
 document.getElementById("dice-cancel").addEventListener("click", () => {
   document.getElementById("dice-check").hidden = true;
   typedDice = null;
+});
+document.getElementById("seat").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const form = new FormData(e.target);
+  const body = { name: String(form.get("name")).trim(), suit: String(form.get("suit")), dollars: Number(form.get("dollars")) };
+  if (await send("/api/banker/players/seat", body)) e.target.reset();
+});
+document.getElementById("seat-list").addEventListener("click", (e) => {
+  const button = e.target.closest("button");
+  if (!button) return;
+  const name = button.dataset.leave;
+  if (window.confirm(`${name} leaves the table with ${dollars(Number(button.dataset.balance))}?`)) {
+    send("/api/banker/players/leave", { player: name });
+  }
 });
 // -- player links: each shown once, when made (the table keeps only a hash of it) --------------------------
 async function showLinks(made) {
