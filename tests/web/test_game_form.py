@@ -95,3 +95,33 @@ def test_the_page_builds_the_form_and_starts_the_game_it_asks_for(server, browse
     game = ctx.owner.view.state.game.config
     assert [p.name for p in game.players] == ["Dee", "Eve"] and game.starting_balance_cents == 3000
     assert game.variants == Variant.DIAGONALS and game.end == AfterRounds(7)
+
+
+def test_a_game_begun_from_the_page_rolls_for_its_first_bank(server, browser: Browser) -> None:  # noqa: F811
+    url, ctx = server
+    banker = browser.new_page(viewport={"width": 360, "height": 1400})
+    banker.goto(url)
+    banker.fill("#pin", PIN)
+    banker.click("#login button")
+    banker.click("#setup >> xpath=.. >> summary")
+    form = banker.locator("#setup")
+    for suit, name in (("suns", "Dee"), ("moons", "Eve"), ("crowns", ""), ("arms", "")):
+        form.locator(f'[name="player-{suit}"]').fill(name)
+    form.locator('[name="banker"]').select_option("rotating")
+    by_roll = form.locator('[name="banker_by_roll"]')
+    expect(by_roll).to_have_attribute("type", "checkbox")
+    by_roll.check()
+    form.locator('[name="abandon"]').check()
+    form.locator('button[type="submit"]').click()
+    expect(banker.locator("#status")).to_contain_text("rolling for the bank: Dee rolls the dice")
+    expect(banker.locator("#result-body")).to_contain_text("Who banks first: the highest roll. Dee rolls next.")
+    expect(banker.locator('[data-action="next"]')).to_be_hidden()
+    expect(banker.locator("#override")).to_be_visible()
+    banker.fill("#dice", "5 5 5 5")
+    banker.click("#override button")
+    expect(banker.locator("#dice-preview")).to_have_text("Dice 5 5 5 5 = 20: Dee's roll for the bank.")
+    banker.click("#dice-confirm")
+    expect(banker.locator("#result-body")).to_contain_text("Dee: 5 5 5 5 = 20")
+    ARTIFACTS.mkdir(exist_ok=True)
+    banker.screenshot(path=str(ARTIFACTS / "banker-roll-for-the-bank.png"), full_page=True)
+    assert ctx.owner.view.state.game.draw is not None and ctx.owner.view.state.game.draw.to_roll == "Eve"

@@ -572,6 +572,8 @@ function fieldHtml(f) {
     input = `<input name="${f.name}" type="number"${range} step="${f.kind === "whole" ? 1 : "any"}" value="${f.default}" required>`;
   } else if (f.kind === "date-time") {
     input = `<input name="${f.name}" type="datetime-local">`;
+  } else if (f.kind === "yes-no") {
+    input = `<input name="${f.name}" type="checkbox"${f.default ? " checked" : ""}>`;
   } else {
     input = `<input name="${f.name}" value="${escapeHtml(f.default ?? "")}">`;
   }
@@ -585,6 +587,7 @@ function setupValues(form) {
     if (f.kind === "texts") body[f.name] = form.getAll(f.name);
     else if (f.kind === "whole" || f.kind === "number") body[f.name] = Number(value);
     else if (f.kind === "date-time") { if (value) body[f.name] = withOffset(value); }
+    else if (f.kind === "yes-no") body[f.name] = value === "on";
     else body[f.name] = value;
   }
   return body;
