@@ -53,6 +53,9 @@ class Played:
     rows: list[Row] = field(default_factory=list)
     revokes_found: int = 0
     sevens_paid: int = 0
+    sevens_one_hand: int = 0
+    """Sevens passed on whose six and eight were in one other hand (that holder is paid ten chips)."""
+    sevens_two_hands: int = 0
     claims_refused: int = 0
     draws: int = 0
     passes: int = 0
@@ -151,7 +154,12 @@ def _play_hand(game: Played, apply: Callable[[SevensEvent], None], rng: random.R
                     assert "show the hand that holds" in str(refused) and len(shown) == 1, refused
                     apply(RevokeClaimed(move, shown_all))
                 game.revokes_found += 1
-                game.sevens_paid += len(true_revokes[move].holders) // 2
+                holders = true_revokes[move].holders
+                game.sevens_paid += len(holders) // 2
+                for six, eight in zip(holders[::2], holders[1::2], strict=True):
+                    if revoker not in (six, eight):
+                        game.sevens_one_hand += six == eight
+                        game.sevens_two_hands += six != eight
             else:
                 kept = game.state
                 with pytest.raises(RulesError):
@@ -174,6 +182,13 @@ def _play_hand(game: Played, apply: Callable[[SevensEvent], None], rng: random.R
     assert list(result.points) == points
     assert [a - b for a, b in zip(settled.chips.seats, before, strict=True)] == chips
     assert settled.chips.pool == 0, "the winner takes the pool"
+    agreed, hands_played = setup.agreed, len(settled.results)
+    over = {
+        "points-target": max(settled.points) >= agreed.points_target,
+        "hands-or-broke": hands_played == agreed.hands or min(settled.chips.seats) <= 0,
+        "hands": hands_played == agreed.hands,
+    }[options.end.value]
+    assert (settled.stage is Stage.OVER) == over, "the game ends when its end rule says, not before"
     if settled.stage is not Stage.OVER:
         expected = winner if options.next_dealer is NextDealer.WINNER else (dealer + 1) % seats
         assert settled.dealer == expected

@@ -90,7 +90,7 @@ def test_004_points_the_winner_scores_a_point_per_card_left_and_no_chip_moves() 
 
 def test_004_the_first_to_the_points_target_wins() -> None:
     options = Options(players=Players.ANY, deal=Deal.WHOLE_PACK, scoring=Scoring.POINTS, end=End.POINTS_TARGET)
-    state = settle(one_card_hand(options, Agreed(points_target=50)))
+    state = settle(one_card_hand(options, Agreed(points_target=51)))  # exactly reached: 51 cards left
     assert state.stage is Stage.OVER and state.end is EndReason.TARGET and state.winners == (1,)
     with pytest.raises(GameError, match="the game is over: a player reached the points target"):
         apply(state, HandDealt(None))
@@ -104,6 +104,8 @@ def test_001_a_player_out_of_chips_ends_the_game_at_the_end_of_that_hand() -> No
     assert min(state.chips.seats) == 0 and state.stage is Stage.OUT, "a player out of chips plays the hand out"
     state = settle(state)
     assert state.end is EndReason.BROKE and state.winners == (1,)
+    exactly_none_left = settle(one_card_hand(options, Agreed(hands=5, starting_chips=2)))  # the ante and a card
+    assert min(exactly_none_left.chips.seats) == 0 and exactly_none_left.end is EndReason.BROKE
 
 
 def test_the_game_ends_after_the_agreed_hands_with_the_most_chips_winning() -> None:

@@ -132,6 +132,8 @@ def test_the_random_games_reach_every_penalty_case() -> None:
     assert sum(g.passes for g in games) > 0
     assert sum(g.revokes_found for g in games) > 0
     assert sum(g.sevens_paid for g in games) > 0
+    assert sum(g.sevens_one_hand for g in games) > 0
+    assert sum(g.sevens_two_hands for g in games) > 0
     assert sum(g.claims_refused for g in games) > 0
     dummy = SevensSetup(
         ("A", "B"), Options(players=Players.TWO_TO_SIX, dummy=Dummy.DRAW_PILE), Agreed(hands=3), CardMode.VIRTUAL
