@@ -266,7 +266,7 @@ def _declared(state: TensState, player: str, declared: tuple[Seen, ...]) -> Tens
             money=state.money.won(seat),
             results=(*state.results, won),
         )
-    why = f"{quoted_name(player)}'s hand is not complete: {verdict.why_not}"
+    why = f"the hand {quoted_name(player)} declared is not complete: {verdict.why_not}"
     if config.penalty_cents == 0:
         raise FalseDeclaration(why)
     stage = state.after(Action.DECLARE_FALSELY)
@@ -301,7 +301,7 @@ def _mover(state: TensState, player: str) -> int:
     if wanted not in state.players:
         raise GameError(f"no player called {quoted_name(player)} plays at this table")
     if state.player_to_move != wanted:
-        raise GameError(f"it is {quoted_name(state.player_to_move or '')}'s turn, not {quoted_name(player)}'s")
+        raise GameError(f"{quoted_name(state.player_to_move or '')} is to move, not {quoted_name(player)}")
     return state.players.index(wanted)
 
 

@@ -56,7 +56,8 @@ class TensConfig:
     pairs: PairRule = PairRule.LISTED
     """The document's own list by default: it is the most exact thing the document says about pairs."""
     sets: int | None = None
-    """``None``: :func:`~.woodpile.default_sets` for the number of players."""
+    """``None`` becomes :func:`~.woodpile.default_sets` for the number of players at once, so a stored
+    setup names its sets and replays with them whatever tomorrow's default."""
     when_dry: WhenDry = WhenDry.CARRY
     penalty_cents: int = 0
     """Paid into the pot by a player whose declared hand is not complete; 0 (the default): the declaration
@@ -81,14 +82,17 @@ class TensConfig:
         ):
             if type(cents) is not int or cents < minimum:
                 raise ConfigError(f"{what} must be whole cents, at least {minimum} (got {cents!r})")
-        if self.sets is not None:
+        if self.sets is None:
+            object.__setattr__(self, "sets", default_sets(len(names)))
+        else:
             check_sets(self.sets, len(names))
         if not self.dice_faces or any(type(f) is not int or f < 0 for f in self.dice_faces):
             raise ConfigError(f"dice faces are whole numbers from 0 up (got {self.dice_faces!r})")
 
     @property
     def sets_in_play(self) -> int:
-        return default_sets(len(self.players)) if self.sets is None else self.sets
+        assert self.sets is not None, "set when the config is made"
+        return self.sets
 
     @property
     def virtual(self) -> bool:
