@@ -249,7 +249,7 @@ def _discarded(state: TensState, player: str, tile: Seen) -> TensState:
 
 
 def _declared(state: TensState, player: str, declared: tuple[Seen, ...]) -> TensState:
-    state.after(Action.DECLARE)
+    won_stage = state.after(Action.DECLARE)
     seat = _mover(state, player)
     config = state.config
     if config.virtual and declared:
@@ -261,14 +261,15 @@ def _declared(state: TensState, player: str, declared: tuple[Seen, ...]) -> Tens
         won = HandResult(state.hand, player, state.money.in_pot, verdict.complete)
         return replace(
             state,
-            stage=state.after(Action.DECLARE),
+            stage=won_stage,
             to_move=None,
             money=state.money.won(seat),
             results=(*state.results, won),
         )
     why = f"the hand {quoted_name(player)} declared is not complete: {verdict.why_not}"
     if config.penalty_cents == 0:
-        raise FalseDeclaration(why)
+        raise FalseDeclaration(why)  # only refused: nothing to keep
+    # with a penalty the false claim is a fact of the night: journaled, paid into the pot, the turn goes on
     stage = state.after(Action.DECLARE_FALSELY)
     paid = min(config.penalty_cents, state.money.balances[seat])
     claim = FalseClaim(player, why, paid)
