@@ -189,7 +189,8 @@ def _config_game(table: Table, config: Config) -> PendingGame | None:
     from ..web.app import PendingGame
 
     state = table.state
-    changes = setup_changes(state.game.config, config.game) if table.resumed else []
+    # the night as it began: players the banker seated or let go since are the night's own business
+    changes = setup_changes(state.game.setup, config.game) if table.resumed else []
     if table.resumed and state.on_unsure != config.house.on_unsure:
         changes.append(f"on unsure {state.on_unsure} -> {config.house.on_unsure}")
     if not changes:

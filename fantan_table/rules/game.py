@@ -289,6 +289,8 @@ class Game:
     """The state of one game: balances, the bank, the round under way, and the reports of rounds past."""
 
     def __init__(self, config: GameConfig) -> None:
+        self.setup = config
+        """The game as it began; ``config`` follows the players who join and leave."""
         self.config = config
         self.machine = RoundMachine()
         self.round = 1

@@ -190,3 +190,11 @@ def test_the_first_bank_is_rolled_for_at_the_console(tmp_path: Path) -> None:
     assert "dice 5 5 5 5 = 20: Bob's roll for the bank? (yes)" in out
     assert "rolling for the bank: Ann 4, Bob 20; next -" in out
     assert "  Bob (banker): $50.00" in out and "round 1, betting" in out
+
+
+def test_players_seated_during_the_night_are_no_change_of_the_config(tmp_path: Path) -> None:
+    config = config_file(tmp_path)
+    assert run_table(config, "seat Cat crowns 20\nquit\n").returncode == 0
+    again = run_table(config, "status\nquit\n")
+    assert again.returncode == 0, again.stderr
+    assert "another game" not in again.stderr and "  Cat: $20.00; no coins down" in again.stdout
