@@ -7,7 +7,9 @@ with the reason, and the table asks for a re-roll. The steps:
    ``work_width``, a pixel belongs to a die when it is lighter than the table, of another colour,
    or far darker (``body_darkness``: a dark die on a light table). A shadow is darker with the
    table's colour, but room light keeps it from falling that deep, so it is left out. The table is the
-   empty-table frame when the profile has one, else a wide median of the frame itself.
+   empty-table frame when the profile has one, else a wide median of the frame itself less the
+   table's print: what stands out as more of the frame does than all the dice could cover
+   (``table_colours``: a plaid's or a mat's die-sized squares).
 2. Split blobs of touching dice: the flat middle of each face seeds a watershed that stops at
    the seams between dice; a piece that is not square, or not die-sized, makes the reading unsure.
 3. Count pips on each die's top face at full resolution, on a square crop aligned with the die,
@@ -33,12 +35,15 @@ from .classifier import CLASSES, NOT_A_FACE, builtin_model, die_crop
 from .marks import Mark, Marks, find_marks
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
 from .profile import Profile
+from .table_colours import dice_area, printed
 from .topface import NO_ROUND_PIPS, RotatedBox, read_top_face
 
 FACE_PX = 64
 """The side of the square crop a top face is scaled to for counting pips."""
 FACE_MARGIN = 0.09
 """The share of the face at each edge where no pip lies (the rounded edge is shaded)."""
+MOST_DICE = 12
+"""The most dice a frame holds when the caller does not say how many to expect (a game of many dice)."""
 FAILURES: Counter[str] = Counter()
 """Readings that failed on a bug, by exception type, since the program started (see ``read_dice``)."""
 _log = logging.getLogger(__name__)
@@ -112,7 +117,7 @@ def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Readi
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     die_min, die_max = (share * image.shape[1] * scale for share in profile.die_size)
     empty = _empty_for(profile, image, small.shape)
-    mask, lab = _body_mask(small, empty, profile, die_max)
+    mask, lab = _body_mask(small, empty, profile, (die_min, die_max), expect or MOST_DICE)
     boxes = _find_dice(lab, mask, die_min, die_max, profile)
     dice = [_read_die(frame, box, scale, profile, problem) for box, problem in boxes]
     if not profile.blank_face:
@@ -153,21 +158,40 @@ def _empty_for(profile: Profile, image: np.ndarray, small: tuple[int, ...]) -> n
 
 
 def _body_mask(
-    small: np.ndarray, empty: np.ndarray | None, profile: Profile, die_max: float
+    small: np.ndarray, empty: np.ndarray | None, profile: Profile, die_sizes: tuple[float, float], dice: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Pixels that belong to a die (255), and the frame in Lab for the later steps."""
+    """Pixels that belong to a die (255), and the frame in Lab for the later steps. Without a picture of the empty
+    table, a way of standing out that more of the frame shows than ``dice`` dice could cover is the table's print."""
     lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2Lab)
     if empty is not None:
         table = cv2.cvtColor(cv2.GaussianBlur(empty, (3, 3), 0), cv2.COLOR_BGR2Lab)
     else:
         # the table's look everywhere: a median wide enough that dice (even a few touching) are outvoted
+        die_min, die_max = die_sizes
         h, w = lab.shape[:2]
         step = max(1, round(die_max / 6))
         tiny = cv2.resize(lab, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_AREA)
         k = min(2 * (min(tiny.shape[:2]) // 2) - 1, 4 * 6 + 1)
         tiny = cv2.medianBlur(tiny, max(3, k))
         table = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
+        standing_out = _standing_out(lab, table, profile)
+        guess = math.sqrt(die_min * die_max)  # a die's side before one is measured, as in _find_dice
+        return _without_print(lab, table, standing_out, profile, guess, dice_area(dice, die_max)), lab
     return _standing_out(lab, table, profile), lab
+
+
+def _without_print(
+    lab: np.ndarray, table: np.ndarray, mask: np.ndarray, profile: Profile, die_side: float, dice_pixels: float
+) -> np.ndarray:
+    """The body mask less the table's print (``table_colours``): its patches that could hold a die of ``die_side``
+    (the reader's guess before it has measured a die). A print's patch that could pass for a die is that large;
+    narrower matches are a die's own shading or side face, or a sliver between dice, and stay."""
+    print_ = printed(lab, table, profile.body_lightness, profile.body_colour, dice_pixels)
+    # a square of side s at any turn holds an upright square of side s / sqrt(2) (at 45 degrees; more at others),
+    # and an upright square opens fast (rows, then columns)
+    size = max(1, round(die_side / math.sqrt(2)))
+    print_ = cv2.morphologyEx(print_, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
+    return cv2.bitwise_and(mask, cv2.bitwise_not(print_))
 
 
 def _standing_out(lab: np.ndarray, table: np.ndarray, profile: Profile) -> np.ndarray:
