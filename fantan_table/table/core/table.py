@@ -1,15 +1,12 @@
-"""The banker: every action checked against the rules, journaled, and only then shown.
+"""The banker of piecepack Fan Tan: every action checked against the rules, journaled, and only then shown.
 
-An event is applied to the state all or nothing (a refused action changes nothing and writes
-nothing), then written to the journal (should that fail, the state is rebuilt from the journal),
-and only then passed to whoever shows it (the panel's LEDs, the display, the web page). A
-settlement follows an ok reading at once; a reading that is not ok waits for a re-roll, or voids
-the round, as the house rule says.
+The loop is every hosted game's (:mod:`.hosting`): an event is applied all or nothing, journaled, then shown
+(the panel's LEDs, the display, the web page). Here are Fan Tan's own actions: a settlement follows an ok
+reading at once; a reading that is not ok waits for a re-roll, or voids the round, as the house rule says.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -45,13 +42,12 @@ from ...rules.events import (
     typed_dice,
 )
 from ...rules.game import GameConfig, Player, Suit
-from ...rules.games import stored_setup
 from ...vision.reader import Reading
 from .codec import reading_record
-from .journal import Event, Journal, JournalError
+from .hosting import HostedTable
+from .journal import Journal
 from .state import FANTAN, OnUnsure, Stage, TableState
 
-Listener = Callable[[TableState], None]
 JPEG_QUALITY = 90
 MAX_WHY = 200
 """A correction's reason, at most: a sentence for the record, not a letter."""
@@ -61,7 +57,9 @@ class TableError(RulesError):
     """An action the table refuses; the message says why and what to do instead."""
 
 
-class Table:
+class Table(HostedTable[TableState, FanTanEvent]):
+    """A night of piecepack Fan Tan: the banker's actions on the hosted-game loop."""
+
     def __init__(
         self,
         journal: Journal,
@@ -72,29 +70,8 @@ class Table:
     ) -> None:
         """Resume the night in ``journal``, or start one with ``setup`` when the journal is empty. ``dice`` are the
         dice in use: what the banker may type by hand."""
-        self.journal, self._clock, self.dice = journal, clock, dice
-        self._lock = threading.RLock()
-        self._listeners: list[Listener] = []
-        self.version = 0
-        """Counts the events applied since the table opened: a cheap way to notice a change."""
-        events = journal.events()
-        if events:
-            self.state = TableState.replay(events)
-            self.resumed = True
-        else:
-            first = Setup(setup, on_unsure)
-            kind, data = stored_setup(FANTAN, first)
-            journal.append(Event(kind, 1, data, clock()))
-            self.state = FANTAN.start(first)
-            self.resumed = False
-        self._advance()
-
-    # -- watching ------------------------------------------------------------------------------------
-    def subscribe(self, listener: Listener) -> None:
-        """Call ``listener`` with the state after every change (and once now)."""
-        with self._lock:
-            self._listeners.append(listener)
-            listener(self.state)
+        self.dice = dice
+        super().__init__(journal, FANTAN, Setup(setup, on_unsure), clock)
 
     # -- the actions -----------------------------------------------------------------------------------
     def place(self, player: str, bet: str, coins: int = 1) -> None:
@@ -198,37 +175,6 @@ class Table:
         """End ``player``'s link: a lost phone can no longer move their coins."""
         self._do(LinkRevoked(player))
 
-    # -- internals -------------------------------------------------------------------------------------
-    def _do(self, event: FanTanEvent) -> None:
-        with self._lock:
-            at, round_ = self._clock(), FANTAN.round_of(self.state)
-            self.state = FANTAN.apply(self.state, event, at)  # all or nothing: a refusal raises before any change
-            try:
-                self.journal.append(Event(*_stored(event, round_), at))
-            except JournalError:
-                self.state = TableState.replay(self.journal.events())  # back to what is on disk
-                raise
-            self.version += 1
-            self._advance()
-
-    def _advance(self) -> None:
-        """Do what follows by itself (settle an ok reading, void an unreadable roll), then show, once."""
-        state = self.state
-        follow_up = FANTAN.follow_up(state)
-        if follow_up is not None:
-            self._do(follow_up)
-            return
-        for listener in self._listeners:
-            listener(state)
-        seen = FANTAN.seen(state)
-        if seen is not None:
-            self._do(seen)
-
-
-def _stored(event: FanTanEvent, round_: int) -> tuple[str, int, dict[str, object]]:
-    """The journal's row for ``event``: its kind's text, the round, its JSON payload."""
-    kind, data = FANTAN.encode(event)
-    return kind, round_, data
 
 
 def open_table(state_dir: Path, setup: GameConfig, on_unsure: OnUnsure = "reroll") -> Table:
