@@ -1,0 +1,169 @@
+"""The banker of Collecting Tens: every move checked by the rules, journaled, and only then shown.
+
+The loop is every hosted game's (:mod:`.hosting`); here are Collecting Tens' own actions. The roll for the
+first player comes from the camera's reader or is typed by hand, both checked against the four dice in use.
+Virtual dominoes are shuffled and dealt by the table (a seeded shuffle, or one from ``secrets``: the order
+dealt is journaled, so a replay never shuffles again); physical dominoes are dealt by the players and the
+table is told they were. A declared physical hand is entered tile by tile, then checked as a whole.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+
+from ...rules.dice import DiceInUse
+from ...rules.errors import GameError
+from ...rules.names import normal_form, quoted_name
+from ...rules.tens.countoff import FIRST_ROLL_DICE
+from ...rules.tens.dominoes import Tile, check_available, domino_sets, parse_tile
+from ...rules.tens.events import (
+    Dealt,
+    Declared,
+    Discarded,
+    Drew,
+    Ended,
+    NextHand,
+    Rolled,
+    TensEvent,
+    TensSetup,
+    Took,
+)
+from ...rules.tens.game import Stage, TensState
+from ...rules.tens.hand import HAND_TILES
+from ...rules.tens.hosted import TENS
+from ...rules.tens.options import TensConfig
+from ...rules.tens.woodpile import shuffled
+from ...vision.reader import Reading, Status
+from .hosting import HostedTable
+from .journal import Journal
+
+TileText = Tile | str
+"""A tile, or how a player types one (``"6-2"``, ``"62"``)."""
+
+
+class TensTable(HostedTable[TensState, TensEvent]):
+    """A night of Collecting Tens: the banker's actions on the hosted-game loop."""
+
+    def __init__(
+        self,
+        journal: Journal,
+        config: TensConfig,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        """Resume the night in ``journal``, or begin one with ``config`` when the journal is empty (a resumed
+        night keeps the config it began with)."""
+        super().__init__(journal, TENS, TensSetup(config), clock)
+        self.dice = DiceInUse(self.state.config.dice_faces, FIRST_ROLL_DICE)
+        """The four dice rolled for the first player: what the camera or the banker may report."""
+        self._entered: tuple[Tile, ...] = ()
+        """The physical hand the player to move is typing in, tile by tile, before declaring it: kept by the
+        table, not journaled (a restart mid-entry loses only the typing), emptied when a turn begins."""
+
+    # -- the roll for the first player -----------------------------------------------------------------------
+    def roll(self, values: Sequence[int]) -> None:
+        """The four dice as the banker typed them (the audited fallback to the camera)."""
+        self.dice.check(values)
+        self._do(Rolled(tuple(values)))
+
+    def read_roll(self, reading: Reading) -> None:
+        """The four dice as the camera's reader saw them: only a reading it is sure of counts; any other is
+        refused, and the dice are rolled again (or typed by hand)."""
+        if reading.status is not Status.OK:
+            raise GameError(
+                f"the dice could not be read for sure ({reading.message or reading.status.value}): roll again"
+            )
+        self.roll(reading.values)
+
+    # -- the deal ---------------------------------------------------------------------------------------------
+    def deal(self, seed: int | None = None) -> None:
+        """Virtual dominoes: shuffle (by ``seed``, or from ``secrets`` when none is given) and deal. Physical
+        dominoes: the players built the woodpile and dealt; the table is told so (no seed, no tiles)."""
+        config = self.state.config
+        if not config.virtual:
+            if seed is not None:
+                raise GameError("physical dominoes are shuffled by the players: the table takes no seed")
+            self._begin_turn(Dealt())
+        elif seed is None:
+            order = list(domino_sets(config.sets_in_play))
+            secrets.SystemRandom().shuffle(order)
+            self._begin_turn(Dealt(tuple(order)))
+        else:
+            self._begin_turn(Dealt(shuffled(config.sets_in_play, seed)))
+
+    # -- a turn -----------------------------------------------------------------------------------------------
+    def took(self, player: str) -> None:
+        """``player`` took the last discard."""
+        self._begin_turn(Took(player))
+
+    def drew(self, player: str) -> None:
+        """``player`` drew the woodpile's next tile."""
+        self._begin_turn(Drew(player))
+
+    def discarded(self, player: str, tile: TileText | None = None) -> None:
+        """``player`` laid a tile face up: which one with virtual dominoes; none is named with physical ones."""
+        self._do(Discarded(player, None if tile is None else _tile(tile)))
+
+    def enter_tile(self, player: str, tile: TileText) -> tuple[Tile, ...]:
+        """One tile of the physical hand ``player`` is about to declare; the tiles entered so far."""
+        with self._lock:
+            tiles = (*self.entered(player), _tile(tile))
+            if len(tiles) > HAND_TILES:
+                raise GameError(f"a declared hand is {HAND_TILES} tiles: all are entered already")
+            check_available(tiles, self.state.config.sets_in_play)
+            self._entered = tiles
+            return tiles
+
+    def take_back_tile(self, player: str) -> tuple[Tile, ...]:
+        """Undo the last tile ``player`` entered (a slip of the finger); the tiles entered so far."""
+        with self._lock:
+            if not self.entered(player):
+                raise GameError("no tile has been entered: there is none to take back")
+            self._entered = self._entered[:-1]
+            return self._entered
+
+    def entered(self, player: str) -> tuple[Tile, ...]:
+        """The tiles of the hand ``player`` has entered so far this turn; they must be the player to move,
+        holding ten physical tiles."""
+        with self._lock:
+            state = self.state
+            if state.config.virtual:
+                raise GameError("with virtual dominoes the table knows the hand: no tiles are entered")
+            if state.stage is not Stage.HOLDING:
+                raise GameError("a hand is entered by the player to move, holding ten tiles")
+            if state.player_to_move != normal_form(player):
+                raise GameError(f"{quoted_name(state.player_to_move or '')} is to move, not {quoted_name(player)}")
+            return self._entered
+
+    def declare(self, player: str) -> None:
+        """``player`` declares a complete hand: the tiles entered with physical dominoes, the hand the table
+        dealt with virtual ones. A hand that is not complete is refused with why (and, if the house sets a
+        penalty, the claim is kept and paid for); the entered tiles stay, to be corrected."""
+        with self._lock:
+            if self.state.config.virtual:
+                self._do(Declared(player))
+                return
+            tiles = self.entered(player)
+            if len(tiles) != HAND_TILES:
+                raise GameError(f"enter all {HAND_TILES} tiles of the hand before declaring ({len(tiles)} entered)")
+            self._do(Declared(player, tiles))
+
+    # -- between hands ----------------------------------------------------------------------------------------
+    def next_hand(self) -> None:
+        """Everyone antes and the next seat rolls."""
+        self._do(NextHand())
+
+    def end(self) -> None:
+        """The banker ends the night (any time): the pot goes back to whoever put it in."""
+        self._do(Ended())
+
+    def _begin_turn(self, event: TensEvent) -> None:
+        """A move after which a player holds ten tiles: a new turn, so no tiles are entered yet."""
+        with self._lock:
+            self._do(event)
+            self._entered = ()
+
+
+def _tile(tile: TileText) -> Tile:
+    return tile if isinstance(tile, Tile) else parse_tile(tile)
