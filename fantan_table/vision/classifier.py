@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, Protocol, Self, TypeVar
 
 import cv2
 import numpy as np
@@ -36,6 +36,9 @@ FORMAT_VERSION: Final = 1
 """Bumped whenever the crop, the features or the file layout change: an older model would read garbage."""
 BUILTIN_PATH: Final = Path(__file__).parent / "models" / "faces.npz"
 RETRAIN_HINT: Final = "retrain it with `fantan-table train-faces` (or recalibrate the table)"
+RETRAIN_CNN_HINT: Final = (
+    "reinstall fantan-table, or retrain the network with `python tools/train_faces_cnn.py` (the `train` extra)"
+)
 
 CROP_PX: Final = 32
 """The side of the normalised crop: a pip of the smallest face (9 % of the side) still spans about 3 pixels."""
@@ -62,6 +65,25 @@ GRADIENT_FLOOR: Final = 4.0
 
 class FaceModelError(FantanError, ValueError):
     """A faces model file that cannot be used; the message says how to get a good one."""
+
+
+class FaceClassifier(Protocol):
+    """What the reader and the calibration need of a faces model: this module's numpy network or ``cnn``'s."""
+
+    @property
+    def temperature(self) -> float: ...
+
+    @property
+    def info(self) -> dict[str, str]: ...
+
+    def logits(self, crops: np.ndarray) -> np.ndarray: ...
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray: ...
+
+    def with_temperature(self, temperature: float) -> Self: ...
+
+
+Model = TypeVar("Model", bound=FaceClassifier)
 
 
 @dataclass(frozen=True)
@@ -348,7 +370,7 @@ TEMPERATURES: Final = np.exp(np.linspace(math.log(0.25), math.log(8.0), 161))
 """Temperatures tried when calibrating: from sharpening 4x to softening 8x, in 2 % steps."""
 
 
-def fit_temperature(model: FaceModel, crops: np.ndarray, labels: Sequence[int | None] | np.ndarray) -> FaceModel:
+def fit_temperature(model: Model, crops: np.ndarray, labels: Sequence[int | None] | np.ndarray) -> Model:
     """The model with the temperature that gives ``crops`` (held aside, not trained on) the least log loss."""
     logits = model.logits(crops)
     y = np.array([CLASSES.index(label) for label in labels], dtype=np.int64)

@@ -51,6 +51,10 @@ HELD_ASIDE_EVERY: Final = 6
 """Every sixth scene or photo is held aside to calibrate the confidence, never trained on."""
 
 
+Look = Callable[[np.random.Generator, np.ndarray], np.ndarray]
+"""A change of a whole picture's look before it is roughened (another die colour, hue, contrast): optional."""
+
+
 @dataclass(frozen=True)
 class Example:
     """One crop's label and where it came from (the scene or photo: held-aside splits go by source)."""
@@ -142,13 +146,15 @@ def examples_in(
     variants: int,
     negatives: int,
     unread: Sequence[RotatedBox] = (),
+    look: Look | None = None,
 ) -> Iterator[Example]:
     """``variants`` roughened, nudged crops of each labelled die in ``frame`` and ``negatives`` not-a-face
-    crops per variant; ``unread`` are other dice there, never cut out as table."""
+    crops per variant; ``unread`` are other dice there, never cut out as table; ``look`` changes each variant's
+    picture first."""
     boxes = [box for box, _ in dice]
     typical = float(np.median([max(b[1]) for b in boxes])) if boxes else 40.0
     for _ in range(variants):
-        picture = roughen(rng, frame, typical)
+        picture = roughen(rng, frame if look is None else look(rng, frame), typical)
         for box, value in dice:
             yield Example(die_crop(picture, nudged(rng, box)), value, source)
         wrong = table_boxes(rng, frame.shape, [*boxes, *unread], negatives)
@@ -159,7 +165,9 @@ def examples_in(
 
 
 # -- sources ------------------------------------------------------------------------------------------
-def synthetic_examples(seed: int, scenes: int, variants: int = 1, negatives: int = 3) -> Iterator[Example]:
+def synthetic_examples(
+    seed: int, scenes: int, variants: int = 1, negatives: int = 3, look: Look | None = None
+) -> Iterator[Example]:
     """Crops from ``scenes`` rendered scenes (every face 0-6, any style, dice of any size)."""
     rng = np.random.default_rng([seed, 0xFACE])
     for i in range(scenes):
@@ -172,10 +180,10 @@ def synthetic_examples(seed: int, scenes: int, variants: int = 1, negatives: int
         except RuntimeError:  # the dice did not fit: another scene
             continue
         dice = [(((d.center[0], d.center[1]), (d.side, d.side), d.angle), d.value) for d in scene.dice]
-        yield from examples_in(rng, scene.image, dice, f"synthetic-{seed}-{i}", variants, negatives)
+        yield from examples_in(rng, scene.image, dice, f"synthetic-{seed}-{i}", variants, negatives, look=look)
 
 
-def stress_examples(seed: int, scenes: int, negatives: int = 3) -> Iterator[Example]:
+def stress_examples(seed: int, scenes: int, negatives: int = 3, look: Look | None = None) -> Iterator[Example]:
     """Crops from ``scenes`` hard "stress" scenes (perspective, side faces, many dice and tables), from seeds far
     above the stress set's measuring seeds."""
     rng = np.random.default_rng([seed, 0x57E5])
@@ -184,7 +192,7 @@ def stress_examples(seed: int, scenes: int, negatives: int = 3) -> Iterator[Exam
         scene = stress_scene(scene_seed)
         dice = [(d.top_box, d.value) for d in scene.counted]
         cut = [d.top_box for d in scene.dice if d.cut]
-        yield from examples_in(rng, scene.image, dice, f"stress-{scene_seed}", 1, negatives, cut)
+        yield from examples_in(rng, scene.image, dice, f"stress-{scene_seed}", 1, negatives, cut, look)
 
 
 def labelled_boxes(folder: Path) -> dict[str, list[tuple[tuple[float, float, float, float], int]]]:
@@ -198,7 +206,9 @@ def byler_training_names(folder: Path) -> list[str]:
     return sorted(labelled_boxes(folder))[:BYLER_TRAIN_PHOTOS]
 
 
-def box_examples(seed: int, folder: Path, names: Sequence[str], variants: int, negatives: int = 2) -> Iterator[Example]:
+def box_examples(
+    seed: int, folder: Path, names: Sequence[str], variants: int, negatives: int = 2, look: Look | None = None
+) -> Iterator[Example]:
     """Crops of the dice in real photos whose labelled boxes are the dice themselves (byler)."""
     rng = np.random.default_rng([seed, 0xB0C5])
     boxes = labelled_boxes(folder)
@@ -210,7 +220,7 @@ def box_examples(seed: int, folder: Path, names: Sequence[str], variants: int, n
             ((((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0), value)
             for (x0, y0, x1, y1), value in boxes[name]
         ]
-        yield from examples_in(rng, frame, dice, f"{folder.name}/{name}", variants, negatives)
+        yield from examples_in(rng, frame, dice, f"{folder.name}/{name}", variants, negatives, look=look)
 
 
 def reader_matched(
@@ -233,7 +243,9 @@ def reader_matched(
     return out
 
 
-def reader_examples(seed: int, folder: Path, profile: Profile, variants: int, negatives: int = 2) -> Iterator[Example]:
+def reader_examples(
+    seed: int, folder: Path, profile: Profile, variants: int, negatives: int = 2, look: Look | None = None
+) -> Iterator[Example]:
     """Crops of the dice the reader finds in real photos, labelled by the labelled box each lies on."""
     rng = np.random.default_rng([seed, 0x5EAD])
     for name, labelled in sorted(labelled_boxes(folder).items()):
@@ -242,7 +254,7 @@ def reader_examples(seed: int, folder: Path, profile: Profile, variants: int, ne
             continue
         dice = reader_matched(frame, labelled, profile)
         unread = [(((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0) for (x0, y0, x1, y1), _ in labelled]
-        yield from examples_in(rng, frame, dice, f"{folder.name}/{name}", variants, negatives, unread)
+        yield from examples_in(rng, frame, dice, f"{folder.name}/{name}", variants, negatives, unread, look)
 
 
 # -- the recipe ---------------------------------------------------------------------------------------
