@@ -1,7 +1,8 @@
 """``fantan-table demo``: a whole simulated game night with nobody at the table.
 
-Bots place random valid bets, the mock buttons are pressed, and the simulated camera shows random
-rolls that the real dice reader reads. The same seed gives the same night. With ``--state DIR`` the
+Piecepack Fan Tan (the default): bots place random valid bets, the mock buttons are pressed, and the
+simulated camera shows random rolls that the real dice reader reads. Card Fan Tan (``--game sevens``):
+bots play virtual cards, a hand at a time. The same seed gives the same night. With ``--state DIR`` the
 night is journaled there, and an unfinished night found there is resumed instead of begun again.
 """
 
@@ -12,14 +13,22 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..rules.game import MAX_PLAYERS as FANTAN_MOST_PLAYERS
 from .common import UsageError, print_json, state_dir_held, unreplayable
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("demo", help="play a simulated game night with bots", description=__doc__)
+    p.add_argument("--game", choices=("fantan", "sevens"), default="fantan", help="which game (default fantan)")
     p.add_argument("--rounds", type=int, default=10, metavar="N", help="rounds to play (default 10)")
+    p.add_argument("--hands", type=int, default=5, metavar="N", help="hands of a card game (default 5)")
+    p.add_argument(
+        "--chips", type=int, metavar="N", help="each player's chips to start a card game (default: 001's 50)"
+    )
     p.add_argument("--seed", type=int, default=1, metavar="S", help="the night's seed (default 1)")
-    p.add_argument("--players", type=int, default=4, choices=(2, 3, 4), help="bots at the table (default 4)")
+    p.add_argument(
+        "--players", type=int, default=4, choices=(2, 3, 4, 5, 6), help="bots at the table (default 4; Fan Tan 2-4)"
+    )
     p.add_argument("--banker", choices=("house", "house-bank", "rotating"), default="house", help="who banks")
     p.add_argument("--state", type=Path, metavar="DIR", help="journal here (and resume an unfinished night)")
     p.add_argument("--hand-entered", action="store_true", help="enter each roll by hand instead of reading it: fast")
@@ -28,12 +37,49 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.rounds < 1:
-        raise UsageError(f"--rounds must be at least 1 (got {args.rounds})")
+    if args.rounds < 1 or args.hands < 1:
+        raise UsageError(f"--rounds and --hands must be at least 1 (got {args.rounds} and {args.hands})")
+    if args.game == "fantan" and args.players > FANTAN_MOST_PLAYERS:
+        raise UsageError(f"piecepack Fan Tan is for 2 to {FANTAN_MOST_PLAYERS} players (got {args.players})")
     with tempfile.TemporaryDirectory(prefix="fantan-demo-") as scratch:
         state_dir = args.state or Path(scratch)
         with state_dir_held(state_dir):
-            return _play(args, state_dir)
+            return _play(args, state_dir) if args.game == "fantan" else _play_cards(args, state_dir)
+
+
+def _play_cards(args: argparse.Namespace, state_dir: Path) -> int:
+    """A card game's night: one line per hand (JSON with ``--json``), then the final chips."""
+    from ..rules.errors import GameError
+    from ..rules.sevens.options import STARTING_CHIPS
+    from ..table.core.journal import JournalError
+    from ..table.wiring.sevens_demo import SevensDemo
+
+    try:
+        demo = SevensDemo(state_dir, args.hands, args.seed, args.players, args.chips or STARTING_CHIPS)
+    except JournalError as exc:
+        raise UsageError(str(exc)) from None
+    except GameError as exc:
+        raise UsageError(unreplayable(state_dir, exc)) from None
+    try:
+        if demo.table.resumed and not args.json:
+            print(f"resuming the unfinished night in {state_dir} at hand {demo.table.state.round}")
+        final = demo.play(print_json if args.json else _print_hand)
+        if args.json:
+            print_json({"final": final})
+        else:
+            print("final chips: " + _chips_text(final))
+    finally:
+        demo.close()
+    return 0
+
+
+def _print_hand(line: dict[str, Any]) -> None:
+    chips = _chips_text(line["chips"])
+    print(f"hand {line['hand']}: {line['winner']} went out (dealt by {line['dealer']}); chips {chips}")
+
+
+def _chips_text(chips: dict[str, int]) -> str:
+    return ", ".join(f"{name} {n}" for name, n in chips.items())
 
 
 def _play(args: argparse.Namespace, state_dir: Path) -> int:

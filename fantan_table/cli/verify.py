@@ -57,20 +57,26 @@ def run(args: argparse.Namespace) -> int:
 
 def _replay(events: list[Event], report: dict[str, Any]) -> Damage | None:
     """Replays the events one by one, so a refused one is named; notes where the night stands."""
-    from ..rules.errors import GameError
+    from ..rules.errors import RulesError
+    from ..rules.games import PLAYS, apply_stored, replay
+    from ..table.core.hosting import GAMES
     from ..table.core.journal import Damage
-    from ..table.core.state import TableState
 
     if not events:
         return None
     event = events[0]
+    name = str(event.data.get(PLAYS, "fantan"))  # a night from before games were named is Fan Tan's
+    game = GAMES.get(name)
+    if game is None:
+        return Damage(f"it holds a night of {name!r}, a game this version does not know", event.seq, event.kind)
     try:
-        state = TableState.replay([event])  # the setup alone
+        state = replay(game, [event])  # the setup alone
         for event in events[1:]:
-            state.apply(event)
-    except (GameError, KeyError, TypeError, ValueError) as exc:
+            state = apply_stored(game, state, event)
+    except (RulesError, KeyError, TypeError, ValueError) as exc:
         return Damage(f"it cannot be replayed ({exc})", event.seq, event.kind)
-    report |= {"round": state.round, "stage": state.stage.value}
+    shown = game.present(state)
+    report |= {"game": name, "round": shown.round, "stage": shown.stage}
     return None
 
 
@@ -86,6 +92,6 @@ def _print_report(report: dict[str, Any], damage: Damage | None, state_dir: Path
     print(f"journal {state_dir}: schema {report['schema']}, integrity ok")
     print(f"events: {report['events']}, {chain}")
     if "round" in report:
-        print(f"replay: round {report['round']}, {report['stage']}")
+        print(f"replay: {report['game']}, round {report['round']}, {report['stage']}")
     print(f"photos: {report['photos']}, each as taken")
     print("sound")

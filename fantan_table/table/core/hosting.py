@@ -12,10 +12,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Generic
+from typing import Any, Final, Generic
 
 from ...rules.games import PLAYS, Ev, HostedGame, State, replay, stored_setup
+from ...rules.sevens.hosted import SEVENS
+from ...rules.tens.hosted import TENS
 from .journal import Event, Journal, JournalError
+from .state import FANTAN
+
+GAMES: Final[dict[str, HostedGame[Any, Any]]] = {game.name: game for game in (FANTAN, SEVENS, TENS)}
+"""Every game the table hosts, by the name a journal's setup stores under ``plays``."""
 
 Listener = Callable[[State], None]
 
