@@ -77,7 +77,13 @@ class TensDemo:
         if hands < 1:
             raise GameError(f"a night plays at least one hand (not {hands})")
         self.hands, self.seed = hands, seed
-        self.table = TensTable(_open_night(state_dir), demo_config(players))
+        config = demo_config(players)
+        journal = _open_night(state_dir)
+        try:
+            self.table = TensTable(journal, config)
+        except BaseException:
+            journal.close()  # another game's night, say: refused, and the folder left as it was
+            raise
 
     def play(self, emit: Callable[[dict[str, Any]], None]) -> dict[str, int]:
         """Play until the night ends; ``emit`` gets one line per hand played. Returns the final balances."""
