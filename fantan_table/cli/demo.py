@@ -2,7 +2,8 @@
 
 Piecepack Fan Tan (the default): bots place random valid bets, the mock buttons are pressed, and the
 simulated camera shows random rolls that the real dice reader reads. Card Fan Tan (``--game sevens``):
-bots play virtual cards, a hand at a time. The same seed gives the same night. With ``--state DIR`` the
+bots play virtual cards, a hand at a time. Collecting Tens (``--game tens``): bots play virtual dominoes. The
+same seed gives the same night. With ``--state DIR`` the
 night is journaled there, and an unfinished night found there is resumed instead of begun again.
 """
 
@@ -14,14 +15,17 @@ from pathlib import Path
 from typing import Any
 
 from ..rules.game import MAX_PLAYERS as FANTAN_MOST_PLAYERS
+from ..rules.money import format_cents
 from .common import UsageError, print_json, state_dir_held, unreplayable
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("demo", help="play a simulated game night with bots", description=__doc__)
-    p.add_argument("--game", choices=("fantan", "sevens"), default="fantan", help="which game (default fantan)")
+    p.add_argument(
+        "--game", choices=("fantan", "sevens", "tens"), default="fantan", help="which game (default fantan)"
+    )
     p.add_argument("--rounds", type=int, default=10, metavar="N", help="rounds to play (default 10)")
-    p.add_argument("--hands", type=int, default=5, metavar="N", help="hands of a card game (default 5)")
+    p.add_argument("--hands", type=int, default=5, metavar="N", help="hands of sevens or tens (default 5)")
     p.add_argument(
         "--chips", type=int, metavar="N", help="each player's chips to start a card game (default: 001's 50)"
     )
@@ -48,24 +52,31 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play_cards(args: argparse.Namespace, state_dir: Path) -> int:
-    """A card game's night: one line per hand (JSON with ``--json``), then the final chips."""
+    """A night of sevens or tens: one line per hand (JSON with ``--json``), then the final chips or balances."""
     from ..rules.errors import GameError
     from ..rules.sevens.options import STARTING_CHIPS
     from ..table.core.journal import JournalError
     from ..table.wiring.sevens_demo import SevensDemo
+    from ..table.wiring.tens_demo import TensDemo
 
     try:
-        demo = SevensDemo(state_dir, args.hands, args.seed, args.players, args.chips or STARTING_CHIPS)
+        if args.game == "tens":
+            demo: SevensDemo | TensDemo = TensDemo(state_dir, args.hands, args.seed, args.players)
+        else:
+            demo = SevensDemo(state_dir, args.hands, args.seed, args.players, args.chips or STARTING_CHIPS)
     except JournalError as exc:
         raise UsageError(str(exc)) from None
     except GameError as exc:
         raise UsageError(unreplayable(state_dir, exc)) from None
     try:
         if demo.table.resumed and not args.json:
-            print(f"resuming the unfinished night in {state_dir} at hand {demo.table.state.round}")
-        final = demo.play(print_json if args.json else _print_hand)
+            hand = demo.table.state.round if isinstance(demo, SevensDemo) else demo.table.state.hand
+            print(f"resuming the unfinished night in {state_dir} at hand {hand}")
+        final = demo.play(print_json if args.json else _print_tens_hand if args.game == "tens" else _print_hand)
         if args.json:
             print_json({"final": final})
+        elif args.game == "tens":
+            print("final balances: " + ", ".join(f"{name} {format_cents(c)}" for name, c in final.items()))
         else:
             print("final chips: " + _chips_text(final))
     finally:
@@ -76,6 +87,13 @@ def _play_cards(args: argparse.Namespace, state_dir: Path) -> int:
 def _print_hand(line: dict[str, Any]) -> None:
     chips = _chips_text(line["chips"])
     print(f"hand {line['hand']}: {line['winner']} went out (dealt by {line['dealer']}); chips {chips}")
+
+
+def _print_tens_hand(line: dict[str, Any]) -> None:
+    roll = " ".join(map(str, line["roll"]))
+    won = f"{line['winner']} won {format_cents(line['pot_cents'])}"
+    result = "drawn: the woodpile ran out" if line["drawn"] else won
+    print(f"hand {line['hand']}: roll {roll}, {line['first']} first; {result}")
 
 
 def _chips_text(chips: dict[str, int]) -> str:

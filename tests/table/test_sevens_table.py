@@ -129,3 +129,15 @@ def test_demo_game_sevens_prints_a_line_per_hand_and_verify_finds_it_sound(
 def test_fan_tan_still_seats_four_at_most_in_the_demo(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--players", "5"]) == 2
     assert "piecepack Fan Tan is for 2 to 4 players (got 5)" in capsys.readouterr().err
+
+
+def test_demo_game_tens_plays_its_hands_and_verify_finds_it_sound(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+    assert main(["demo", "--game", "tens", "--hands", "3", "--seed", "4", "--state", str(state)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in out[:3]] == ["hand 1", "hand 2", "hand 3"]
+    assert out[-1].startswith("final balances: North $")
+    assert main(["verify", "--state", str(state), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["game"] == "tens"
