@@ -23,7 +23,7 @@ from fantan_table.table.core.journal import Journal
 from fantan_table.table.core.table import Table
 from fantan_table.table.core.tens_table import TensTable
 from fantan_table.table.wiring.tens_bot import best_discard, takes, worth
-from fantan_table.table.wiring.tens_demo import BOTS, TensDemo, roll_for, shuffle_seed
+from fantan_table.table.wiring.tens_demo import BOTS, TensDemo, demo_config, roll_for, shuffle_seed
 from fantan_table.vision.reader import Status
 from tests.table.conftest import GAME, reading
 
@@ -349,7 +349,7 @@ def test_the_same_seed_plays_the_same_night_byte_for_byte(tmp_path: Path) -> Non
     assert journal_rows(tmp_path / "a") == journal_rows(tmp_path / "b")
     assert [line["hand"] for line in lines] == list(range(1, 7))
     assert set(lines[0]) == {"hand", "first", "roll", "winner", "drawn", "how", "pot_cents", "balances"}
-    assert set(final) == set(BOTS[:3]) and sum(final.values()) == 3 * TensConfig(BOTS[:3]).starting_cents
+    assert set(final) == set(BOTS[:3]) and sum(final.values()) == 3 * demo_config(3, 6).starting_cents
     other, _ = play(tmp_path / "c", hands=6, seed=8, players=3)
     assert other != lines
 
@@ -357,7 +357,7 @@ def test_the_same_seed_plays_the_same_night_byte_for_byte(tmp_path: Path) -> Non
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
 def test_every_demo_line_adds_up(tmp_path: Path, players: int) -> None:
     lines, final = play(tmp_path / "night", hands=8, seed=players, players=players)
-    start = TensConfig(BOTS[:players]).starting_cents
+    start = demo_config(players, 8).starting_cents
     for line in lines:
         assert line["drawn"] == (line["winner"] is None) and (line["how"] is None) == line["drawn"]
         assert sum(line["balances"].values()) + (0 if line["winner"] else line["pot_cents"]) == players * start
@@ -421,3 +421,13 @@ def test_the_demo_seats_two_to_six_bots(tmp_path: Path) -> None:
         TensDemo(tmp_path / "night", hands=0, seed=1)
     with pytest.raises(ConfigError):
         TensConfig(("Solo",))
+
+
+def test_a_night_resumed_for_more_hands_than_its_bots_can_ante_ends_when_one_runs_short(tmp_path: Path) -> None:
+    state_dir = tmp_path / "night"
+    demo = TensDemo(state_dir, hands=1, seed=5)  # money for 20 antes each: the house's default
+    demo.table.roll(roll_for(5, 1, 0))
+    demo.close()
+    lines, final = play(state_dir, hands=1000, seed=5)
+    assert 1 < len(lines) < 1000 and min(lines[-1]["balances"].values()) < demo_config(4, 1).ante_cents
+    assert ledger(state_dir)[0] is Stage.OVER and sum(final.values()) == 4 * demo_config(4, 1).starting_cents

@@ -22,7 +22,7 @@ from ...rules.tens.countoff import FIRST_ROLL_DICE, first_player
 from ...rules.tens.dominoes import Tile
 from ...rules.tens.game import Stage, TensState
 from ...rules.tens.hosted import TENS
-from ...rules.tens.options import MIN_PLAYERS, Dominoes, TensConfig
+from ...rules.tens.options import DEFAULT_ANTE_CENTS, DEFAULT_STARTING_CENTS, MIN_PLAYERS, Dominoes, TensConfig
 from ..core.hosting import night_of
 from ..core.journal import Journal, archive
 from ..core.tens_table import TensTable
@@ -46,11 +46,14 @@ def shuffle_seed(seed: int, hand: int) -> int:
     return random.Random(f"tens-demo:{seed}:{hand}:deal").randrange(SHUFFLE_SEEDS)
 
 
-def demo_config(players: int) -> TensConfig:
-    """The house's defaults, with virtual dominoes: the table deals and the bots see their hands."""
+def demo_config(players: int, hands: int) -> TensConfig:
+    """The house's defaults, with virtual dominoes (the table deals and the bots see their hands), and money
+    enough for every bot to ante every hand asked for: a bot loses at most its ante a hand (the demo has no
+    penalty), so the night plays all its hands rather than ending when a bot runs short."""
     if not MIN_PLAYERS <= players <= len(BOTS):
         raise GameError(f"the demo seats {MIN_PLAYERS} to {len(BOTS)} bots (not {players})")
-    return TensConfig(players=BOTS[:players], dominoes=Dominoes.VIRTUAL)
+    starting = max(DEFAULT_STARTING_CENTS, hands * DEFAULT_ANTE_CENTS)
+    return TensConfig(players=BOTS[:players], starting_cents=starting, dominoes=Dominoes.VIRTUAL)
 
 
 def hand_line(state: TensState) -> dict[str, Any]:
@@ -77,7 +80,7 @@ class TensDemo:
         if hands < 1:
             raise GameError(f"a night plays at least one hand (not {hands})")
         self.hands, self.seed = hands, seed
-        config = demo_config(players)
+        config = demo_config(players, hands)
         journal = _open_night(state_dir)
         try:
             self.table = TensTable(journal, config)
@@ -139,7 +142,7 @@ class TensDemo:
         try:
             self.table.next_hand()
         except GameError:
-            self.table.end()  # a player cannot pay the next ante: the rules end the night
+            self.table.end()  # a bot cannot pay the next ante (a night resumed for more hands than it began with)
 
     @staticmethod
     def _mover(state: TensState) -> tuple[str, tuple[Tile, ...]]:
