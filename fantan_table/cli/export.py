@@ -29,5 +29,6 @@ def run(args: argparse.Namespace) -> int:
             write_scoring_csv(table, out)
     except OSError as exc:
         raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
-    print(f"wrote {len(table.rows) - 1} rounds for {', '.join(table.columns)} to {args.csv}")
+    rows = len(table.rows) - 1  # the start aside: rounds, corrections, players joining and leaving
+    print(f"wrote {rows} rows after the start for {', '.join(table.columns)} to {args.csv}")
     return 0

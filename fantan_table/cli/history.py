@@ -56,10 +56,12 @@ def load_state(args: argparse.Namespace) -> TableState:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..table.show.history import round_json, round_text
+    from ..table.show.history import bank_roll_text, round_json, round_text
 
     state = load_state(args)
     records = state.rounds[-args.rounds :] if args.rounds > 0 else []
+    if state.game.draw is not None and not args.json:
+        print(bank_roll_text(state.game.draw))
     for record in records:
         if args.json:
             print_json(round_json(record))

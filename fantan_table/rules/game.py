@@ -23,6 +23,9 @@ from .round import Action, RoundMachine, Stage, refusal
 from .settlement import BetResult, Wager, check_open_number, check_stake, check_variants, settle_wagers
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
+HOUSE_COLUMN = "House"
+"""The house bank's column in the scoring table: no player may share its name while a house bank plays."""
+HOUSE_KEY = name_key(HOUSE_COLUMN)
 DEFAULT_STARTING_CENTS = 5000
 
 
@@ -189,17 +192,25 @@ class GameConfig:
             raise ConfigError(f"the agreed number of rounds must be a whole number >= 1 (got {end.rounds!r})")
         if isinstance(end, AtTime) and end.deadline.tzinfo is None:
             raise ConfigError("the end time needs a time zone, so that it means the same on the table and the phones")
+        if isinstance(banker, HouseBank) and HOUSE_KEY in seen:
+            raise ConfigError(
+                f"the house bank's column in the scoring table is called {HOUSE_COLUMN}: give the player "
+                f"{seen[HOUSE_KEY]!r} another name"
+            )
         if isinstance(end, BankerBankrupt) and isinstance(banker, HouseScorer):
             raise ConfigError(
                 "'banker bankrupt' needs a house bank or a rotating banker: the scorer's house never runs out"
             )
 
     def player(self, name: str) -> Player:
-        """The player called ``name``, however its spaces and letter forms are written (a journal may hold
-        "Ann " from before names were normalised)."""
+        """The player called ``name``, however its spaces, letter forms and case are written (a journal may hold
+        "Ann " from before names were normalised; a banker types "ann"): names differ in more than these."""
         wanted = normal_form(name)
         for p in self.players:
             if p.name == wanted:
+                return p
+        for p in self.players:
+            if name_key(p.name) == name_key(wanted):
                 return p
         raise GameError(
             f"no player called {quoted_name(name)}; the players are {', '.join(p.name for p in self.players)}"
@@ -281,7 +292,6 @@ class ScoringTable:
         return tuple(row[i] for row in self.rows)
 
 
-HOUSE_COLUMN = "House"
 _STEPS = frozenset({Action.READ, Action.READ_UNSHAKEN, Action.CONFIRM, Action.REROLL, Action.SHOW})
 
 
@@ -588,7 +598,13 @@ class Game:
         """``player`` joins between rounds with ``cents`` (bought in: it comes from outside the table)."""
         self._check_between_rounds(Action.SEAT)
         _check_cents(f"money {player.name} brings", cents, minimum=COIN_CENTS)
-        config = replace(self.config, players=(*self.config.players, player))  # checks count, names and suits
+        if len(self.players) >= MAX_PLAYERS:
+            raise GameError(f"the table is full: {MAX_PLAYERS} players, one for each suit; one must leave first")
+        holder = next((p.name for p in self.players if p.suit is player.suit), None)
+        if holder is not None:
+            free = ", ".join(s.value for s in Suit if s not in {p.suit for p in self.players})
+            raise GameError(f"{player.suit.value} are {holder}'s coins: the free suits are {free}")
+        config = replace(self.config, players=(*self.config.players, player))  # checks the name too
         self.config = config
         self._balances[player.name] = cents
         self._wagers[player.name] = {}
@@ -604,7 +620,16 @@ class Game:
         name = self.config.player(name).name
         if self._wagers[name]:
             raise GameError(f"{name} has coins on the layout: take them back, or play the round first")
+        if name == self.banker and any(self._wagers.values()):
+            raise GameError(f"{name} banks this round: the bank passes on between rounds, with no coin on the layout")
         staying = tuple(p for p in self.config.players if p.name != name)
+        if len(staying) < MIN_PLAYERS:
+            raise GameError(f"{' and '.join(p.name for p in self.players)} are the last two: end the game instead")
+        if not self._someone_can_bet_without(name):
+            raise GameError(
+                f"nobody left could bet if {name} left (the others have no money, or bank): the game would end; "
+                "seat a newcomer first, or end the game"
+            )
         banker = self.config.banker
         if isinstance(banker, RotatingBanker) and banker.first == name:  # the first banker is history by now
             banker = replace(banker, first=None)
@@ -617,12 +642,18 @@ class Game:
         if self.banker == name:  # nobody else has money to bank with
             self.banker = None
         self._add_row(f"{name} leaves")
-        reason = self._forced_end()
-        if reason is not None and self.end_reason is None:
-            self.end_reason = reason
-            if self.stage is Stage.BETTING:
-                self._move(Action.GAME_OVER)
         return cents
+
+    def _someone_can_bet_without(self, leaver: str) -> bool:
+        """Whether a player would still be able to bet once ``leaver`` left (and, banking, handed the bank on)."""
+        with_money = [p.name for p in self.players if p.name != leaver and not is_bankrupt(self._balances[p.name])]
+        banker = self.banker
+        if banker == leaver:  # the bank goes to the next player in seat order with money
+            names = [p.name for p in self.players]
+            start = names.index(leaver)
+            order = [names[(start + k) % len(names)] for k in range(1, len(names))]
+            banker = next((n for n in order if self._balances[n] > 0), None)
+        return any(n != banker for n in with_money)
 
     def _check_between_rounds(self, action: Action) -> None:
         """A seat changes between rounds of a game still going (a result on show may be the last one)."""

@@ -340,7 +340,10 @@ def create_app(ctx: WebContext) -> FastAPI:
             draw = ctx.owner.view.state.game.draw
             for_bank = draw.to_roll if draw is not None and ctx.owner.view.state.stage is Stage.CHOOSING else None
             return {"preview": {**_dice_preview(values), "for_bank": for_bank}}
-        await _command(lambda night: night.table.enter_dice(values, by="the banker (web)"))
+        for_bank = body.get("for_bank")  # whose roll for the bank the preview said: the turn may have moved on
+        if for_bank is not None and not isinstance(for_bank, str):
+            raise Refusal(400, "for_bank is the name of the player whose roll for the bank these dice are")
+        await _command(lambda night: night.table.enter_dice(values, by="the banker (web)", for_bank=for_bank))
         return _state(request)
 
     @app.post("/api/banker/correct")

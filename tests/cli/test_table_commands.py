@@ -176,7 +176,7 @@ def test_players_join_and_leave_at_the_console(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "Cat joins with $20.00" in out and "Bob leaves with $50.00" in out
-    assert "refused: Fan Tan is for 2 to 4 players (got 1)" in out
+    assert "refused: Ann and Cat are the last two: end the game instead" in out
     assert "  Ann: $50.00; no coins down" in out and "  Cat: $20.00; no coins down" in out and "Bob:" not in out
 
 
@@ -188,7 +188,7 @@ def test_the_first_bank_is_rolled_for_at_the_console(tmp_path: Path) -> None:
     out = done.stdout
     assert "display: WHO BANKS? | Ann rolled 4 | Bob rolls the dice" in out
     assert "dice 5 5 5 5 = 20: Bob's roll for the bank? (yes)" in out
-    assert "rolling for the bank: Ann 4, Bob 20; next -" in out
+    assert "rolling for the bank: Ann 4, Bob 20; Bob banks" in out
     assert "  Bob (banker): $50.00" in out and "round 1, betting" in out
 
 
@@ -198,3 +198,14 @@ def test_players_seated_during_the_night_are_no_change_of_the_config(tmp_path: P
     again = run_table(config, "status\nquit\n")
     assert again.returncode == 0, again.stderr
     assert "another game" not in again.stderr and "  Cat: $20.00; no coins down" in again.stdout
+
+
+def test_history_tells_who_won_the_roll_for_the_bank(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = config_file(tmp_path)
+    config.write_text(config.read_text() + 'banker = "rotating"\nbanker_by_roll = true\n')
+    done = run_table(config, "dice 2 2 2 2\nno\ndice 2 2 2 2\nyes\ndice 1 1 1 1\nyes\nseat Cat crowns forty\nquit\n")
+    assert done.returncode == 0, done.stderr
+    assert "refused: DOLLARS is a whole number of dollars, e.g. 40 (got 'forty')" in done.stdout
+    assert "unknown command" not in done.stdout  # "no" declines typed dice; it is no command
+    assert main(["history", "--state", str(tmp_path / "state")]) == 0
+    assert "roll for the bank: Ann 8, Bob 4; Ann banked first" in capsys.readouterr().out

@@ -9,7 +9,6 @@ from hypothesis import strategies as st
 from fantan_table.rules import (
     Bet,
     ConfigError,
-    EndReason,
     Game,
     GameConfig,
     GameError,
@@ -74,7 +73,7 @@ def test_a_player_who_left_can_come_back_to_their_own_column() -> None:
 @pytest.mark.parametrize(
     ("newcomer", "cents", "message"),
     [
-        (Player("Dee", Suit.SUNS), 1000, "suits repeat"),
+        (Player("Dee", Suit.SUNS), 1000, "suns are Ann's coins: the free suits are crowns, arms"),
         (Player("ann", Suit.ARMS), 1000, "names must differ"),
         (DEE, 99, "at least"),
         (DEE, 10.5, "whole cents"),
@@ -89,13 +88,13 @@ def test_a_newcomer_is_refused_for_the_rule_they_break(newcomer: Player, cents, 
 
 def test_a_fifth_player_finds_no_seat() -> None:
     g = Game(GameConfig((ANN, BOB, CAT, DEE)))
-    with pytest.raises(ConfigError, match="2 to 4 players"):
+    with pytest.raises(GameError, match="the table is full: 4 players, one for each suit"):
         g.seat(Player("Eve", Suit.SUNS), 1000)
 
 
 def test_the_last_two_cannot_leave_one_alone() -> None:
     g = Game(GameConfig((ANN, BOB)))
-    with pytest.raises(ConfigError, match="2 to 4 players"):
+    with pytest.raises(GameError, match="Ann and Bob are the last two: end the game instead"):
         g.leave("Bob")
     assert g.balance("Bob") == 5000
 
@@ -139,11 +138,44 @@ def test_a_round_a_departed_player_played_cannot_be_corrected() -> None:
         g.correct(1, 2)
 
 
-def test_leaving_so_that_nobody_can_bet_ends_the_game() -> None:
+def test_a_leave_that_would_leave_nobody_able_to_bet_is_refused() -> None:
     g = Game(GameConfig((ANN, BOB, CAT), starting_balance_cents=100))
     play(g, 1, {"Ann": [("number:2", 1)], "Bob": [("number:2", 1)]})  # both lose their only dollar
+    with pytest.raises(GameError, match="nobody left could bet if Cat left.*seat a newcomer first"):
+        g.leave("Cat")
+    g.seat(DEE, 500)
     g.leave("Cat")
-    assert g.stage is Stage.OVER and g.end_reason is EndReason.NOBODY_CAN_BET
+    assert g.stage is Stage.BETTING and not g.is_over
+
+
+def test_a_banker_leaving_with_others_to_bet_hands_on_but_not_to_the_only_bettor() -> None:
+    g = Game(GameConfig((ANN, BOB, CAT), starting_balance_cents=100, banker=RotatingBanker(5)))
+    play(g, 2, {"Bob": [("number:1", 1)]})  # Bob loses his only dollar to Ann's bank
+    with pytest.raises(GameError, match="nobody left could bet if Ann left"):
+        g.leave("Ann")  # Cat would bank, and Bob has nothing
+
+
+def test_the_banker_cannot_leave_while_coins_are_down() -> None:
+    g = Game(GameConfig((ANN, BOB, CAT), banker=RotatingBanker(3)))
+    g.place("Bob", Bet.parse("number:1"), 2)
+    with pytest.raises(GameError, match="Ann banks this round: the bank passes on between rounds"):
+        g.leave("Ann")
+    g.remove("Bob", Bet.parse("number:1"), 2)
+    g.leave("Ann")
+    assert g.banker == "Bob"
+
+
+def test_a_player_named_house_cannot_sit_at_a_house_bank() -> None:
+    with pytest.raises(ConfigError, match="column in the scoring table is called House"):
+        GameConfig((ANN, Player("house", Suit.ARMS)), banker=HouseBank(1000))
+    g = Game(GameConfig((ANN, BOB), banker=HouseBank(1000)))
+    with pytest.raises(ConfigError, match="called House"):
+        g.seat(Player("House", Suit.ARMS), 500)
+
+
+def test_a_player_is_found_whatever_the_case_typed() -> None:
+    g = Game(GameConfig((ANN, BOB, CAT)))
+    assert g.leave("cat") == 5000 and [p.name for p in g.players] == ["Ann", "Bob"]
 
 
 @given(

@@ -156,7 +156,9 @@ def test_a_roll_lying_as_the_one_before_is_not_counted(rolling) -> None:
 
 def test_the_banker_may_type_a_roll_for_the_bank(rolling) -> None:
     _, table, _ = rolling
-    table.enter_dice([5, 5, 5, 5], by="the console")
+    with pytest.raises(RulesError, match="checked as Bob's roll for the bank, but Ann rolls now"):
+        table.enter_dice([5, 5, 5, 5], by="the console", for_bank="Bob")
+    table.enter_dice([5, 5, 5, 5], by="the console", for_bank="Ann")
     draw = table.state.game.draw
     assert draw is not None and draw.rolls[-1].player == "Ann" and draw.rolls[-1].total == 20
     assert table.state.bank_rolls[-1].source == "hand"

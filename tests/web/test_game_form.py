@@ -121,7 +121,7 @@ def test_a_game_begun_from_the_page_rolls_for_its_first_bank(server, browser: Br
     banker.click("#override button")
     expect(banker.locator("#dice-preview")).to_have_text("Dice 5 5 5 5 = 20: Dee's roll for the bank.")
     banker.click("#dice-confirm")
-    expect(banker.locator("#result-body")).to_contain_text("Dee: 5 5 5 5 = 20")
+    expect(banker.locator("#result-body")).to_contain_text("Dee: 5 5 5 5 = 20")  # sent as Dee's roll, as checked
     ARTIFACTS.mkdir(exist_ok=True)
     banker.screenshot(path=str(ARTIFACTS / "banker-roll-for-the-bank.png"), full_page=True)
     assert ctx.owner.view.state.game.draw is not None and ctx.owner.view.state.game.draw.to_roll == "Eve"

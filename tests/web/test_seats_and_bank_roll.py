@@ -24,7 +24,7 @@ def test_the_banker_seats_a_newcomer_and_lets_a_player_leave(rig: Rig) -> None:
     assert [p["name"] for p in state["players"]] == ["Ann", "Bob", "Cy", "Dee"]
     assert state["players"][-1]["balance_cents"] == 3000 and state["scoring"]["labels"][-1] == "Dee joins"
     taken = rig.post("/api/banker/players/seat", {"name": "Eve", "suit": "suns", "dollars": 30})
-    assert taken.status_code == 409 and "2 to 4 players" in taken.json()["error"]
+    assert taken.status_code == 409 and "the table is full: 4 players" in taken.json()["error"]
     rig.post("/api/bets", {"bet": "number:1", "coins": 1}, player="Bob")
     busy = rig.post("/api/banker/players/leave", {"player": "Bob"})
     assert busy.status_code == 409 and "coins on the layout" in busy.json()["error"]
@@ -67,7 +67,9 @@ def test_a_new_game_rolls_for_its_first_bank_under_the_camera(rig: Rig) -> None:
     assert photo.status_code == 200 and photo.headers["content-type"] == "image/jpeg"
     preview = rig.post("/api/banker/dice", {"values": [5, 5, 5, 6]}).json()["preview"]
     assert preview["for_bank"] == "Eve"  # dice by hand count as Eve's roll, and say so first
-    state = rig.post("/api/banker/dice", {"values": [5, 5, 5, 6], "confirm": True}).json()
+    stale = rig.post("/api/banker/dice", {"values": [5, 5, 5, 6], "for_bank": "Dee", "confirm": True})
+    assert stale.status_code == 409 and "checked as Dee's roll for the bank, but Eve rolls now" in stale.json()["error"]
+    state = rig.post("/api/banker/dice", {"values": [5, 5, 5, 6], "for_bank": "Eve", "confirm": True}).json()
     assert state["draw"]["winner"] == "Eve" and "next" in state["actions"]
     state = rig.post("/api/banker/action", {"action": "next"}).json()
     assert state["stage"] == "betting" and state["round"] == 1

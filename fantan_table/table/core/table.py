@@ -101,10 +101,19 @@ class Table(HostedTable[TableState, FanTanEvent]):
                     frame_ref = FrameRef(saved.file, saved.sha256, (frame.shape[1], frame.shape[0]))
             self._do(DiceRead(reading_record(reading, frame_ref)))
 
-    def enter_dice(self, values: Sequence[int], by: str = "banker") -> None:
+    def enter_dice(self, values: Sequence[int], by: str = "banker", for_bank: str | None = None) -> None:
         """The banker's own count of the dice, used instead of the camera's: journaled as an override. Only the
-        table's dice are taken (their number, their faces): a slip of the finger must not pay the wrong tile."""
+        table's dice are taken (their number, their faces): a slip of the finger must not pay the wrong tile.
+
+        While the players roll for the bank, ``for_bank`` names whose roll the banker checked the dice as: refused
+        if the turn has moved on since (the camera read a roll meanwhile)."""
         self.dice.check(values)
+        draw = self.state.game.draw
+        if self.state.stage is Stage.CHOOSING and draw is not None and for_bank != draw.to_roll:
+            raise TableError(
+                f"these dice were checked as {for_bank or 'nobody'}'s roll for the bank, but {draw.to_roll} rolls "
+                "now: check them again"
+            )
         dice = typed_dice(values)
         self._do(DiceRead(ReadingRecord("hand", "ok", dice, f"entered by {by}", None)))
 
@@ -150,10 +159,10 @@ class Table(HostedTable[TableState, FanTanEvent]):
     def seat(self, player: str, suit: str, cents: int, by: str = "banker") -> None:
         """``player`` joins between rounds with the coins of ``suit`` and ``cents`` brought to the table."""
         try:
-            seated = Player(player, Suit(suit))
+            coins = Suit(suit)
         except ValueError:
             raise TableError(f"no suit {suit!r}: one of {', '.join(s.value for s in Suit)}") from None
-        self._do(Seated(seated, cents, by))
+        self._do(Seated(Player(player, coins), cents, by))
 
     def leave(self, player: str, by: str = "banker") -> int:
         """``player`` leaves between rounds with their balance: what they take, in cents (their link ends)."""

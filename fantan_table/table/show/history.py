@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 from typing import Any, TextIO
 
+from ...rules.draw import BankDraw
 from ...rules.game import RoundReport, ScoringTable
 from ...rules.money import format_cents, format_delta
 from ...rules.settlement import BetResult
@@ -25,6 +26,13 @@ def scoring_table_text(table: ScoringTable) -> str:
         cells = (ABSENT if v is None else format_cents(v) for v in row)
         lines.append(name.ljust(label) + "".join(cell.rjust(width + 2) for cell in cells))
     return "\n".join(lines)
+
+
+def bank_roll_text(draw: BankDraw) -> str:
+    """The roll for the first bank in a line: each roll's total, the roll-offs, and who banked."""
+    rolls = ", ".join(f"{r.player} {r.total}" + (f" (roll-off {r.go - 1})" if r.go > 1 else "") for r in draw.rolls)
+    outcome = f"{draw.winner} banked first" if draw.winner else f"{draw.to_roll} rolls next"
+    return f"roll for the bank: {rolls or 'nobody has rolled'}; {outcome}"
 
 
 def write_scoring_csv(table: ScoringTable, out: TextIO) -> None:

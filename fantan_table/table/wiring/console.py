@@ -34,7 +34,7 @@ HELP = """commands:
                             settled only after "yes"
   correct N "V V V V" WHY   settle round N again on the dice it really showed (an audited correction),
                             settled only after "yes"
-  seat NAME SUIT DOLLARS     a player joins between rounds with their money (e.g. seat Dee arms 40)
+  seat NAME SUIT DOLLARS    a player joins between rounds with their money (e.g. seat Dee arms 40)
   leave NAME                a player leaves between rounds, taking their balance
   status                    balances and the coins on the layout
   quit"""
@@ -72,6 +72,8 @@ class Console:
                 self._settle_typed(typed)
                 return True
             self._say("the dice typed were not settled")
+            if command == "no" and not args:
+                return True
         try:
             self._run(command, args)
         except (RulesError, ValueError, OwnerError) as exc:
@@ -106,10 +108,11 @@ class Console:
         elif command == "dice" and args:
             values = [int(a) for a in args]
             owner.call(lambda night: night.table.dice.check(values))
-            self._typed = lambda night: night.table.enter_dice(values, by="the console")
             draw = owner.view.state.game.draw
-            if owner.view.state.stage is Stage.CHOOSING and draw is not None:
-                self._say(f"dice {' '.join(args)} = {sum(values)}: {draw.to_roll}'s roll for the bank? (yes)")
+            roller = draw.to_roll if owner.view.state.stage is Stage.CHOOSING and draw is not None else None
+            self._typed = lambda night: night.table.enter_dice(values, by="the console", for_bank=roller)
+            if roller is not None:
+                self._say(f"dice {' '.join(args)} = {sum(values)}: {roller}'s roll for the bank? (yes)")
             else:
                 self._say(f"dice {' '.join(args)} = {sum(values)}: open {open_number(values)}. Settle on them? (yes)")
             return
@@ -123,6 +126,9 @@ class Console:
             )
             return
         elif command == "seat" and len(args) == 3:
+            if not args[2].isdigit():
+                self._say(f"refused: DOLLARS is a whole number of dollars, e.g. 40 (got {args[2]!r})")
+                return
             name, suit, cents = args[0], args[1], int(args[2]) * COIN_CENTS
             owner.call(lambda night: night.table.seat(name, suit, cents, by="the console"))
             self._say(f"{name} joins with {format_cents(cents)}")
@@ -159,7 +165,8 @@ class Console:
         self._say(f"round {state.round}, {state.stage.value}")
         if state.stage is Stage.CHOOSING and game.draw is not None:
             rolled = ", ".join(f"{r.player} {r.total}" for r in game.draw.rolls) or "nobody yet"
-            self._say(f"  rolling for the bank: {rolled}; next {game.draw.to_roll or '-'}")
+            then = f"{game.draw.winner} banks" if game.draw.winner else f"next {game.draw.to_roll}"
+            self._say(f"  rolling for the bank: {rolled}; {then}")
         for player in game.players:
             coins = ", ".join(f"{w.coins} on {w.bet}" for w in game.wagers(player.name)) or "no coins down"
             banker = " (banker)" if player.name == game.banker else ""

@@ -446,7 +446,7 @@ document.getElementById("override").addEventListener("submit", async (e) => {
   e.preventDefault();
   const values = document.getElementById("dice").value.trim().split(/[\s,]+/).filter((v) => v).map(Number);
   const checked = await send("/api/banker/dice", { values });
-  typedDice = checked ? values : null;
+  typedDice = checked ? { values, forBank: checked.preview.for_bank } : null;
   document.getElementById("dice-check").hidden = !checked;
   if (checked) {
     const p = checked.preview;
@@ -485,7 +485,7 @@ document.getElementById("correct-cancel").addEventListener("click", () => {
 });
 document.getElementById("dice-confirm").addEventListener("click", async () => {
   document.getElementById("dice-check").hidden = true;
-  if (typedDice) await send("/api/banker/dice", { values: typedDice, confirm: true });
+  if (typedDice) await send("/api/banker/dice", { values: typedDice.values, for_bank: typedDice.forBank, confirm: true });
   typedDice = null;
 });
 document.getElementById("dice-cancel").addEventListener("click", () => {
