@@ -152,12 +152,6 @@ def test_a_refusal_names_the_rule_and_leaves_the_journal_as_it_was(
     assert virtual.state == state and rows(virtual) == before and virtual.version == version
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="rules/tens/game.py's _discarded asks for the tiles before checking the stage: an AssertionError, "
-    "not the rule's refusal (to be fixed in the rules core)",
-)
 def test_a_discard_before_the_deal_is_refused_by_the_rule(virtual: TensTable) -> None:
     before = rows(virtual)
     with pytest.raises(GameError, match="cannot discard a tile now"):

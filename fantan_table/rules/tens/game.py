@@ -232,6 +232,7 @@ def _dealt(state: TensState, order: tuple[Seen, ...]) -> TensState:
 
 
 def _discarded(state: TensState, player: str, tile: Seen) -> TensState:
+    state.after(Action.DISCARD)  # the stage first: before the deal there are no tiles to ask about
     tiles = _tiles(state)
     action = Action.DISCARD if tiles.woodpile else Action.DISCARD_LAST
     stage = state.after(action)
