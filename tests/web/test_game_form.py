@@ -125,3 +125,26 @@ def test_a_game_begun_from_the_page_rolls_for_its_first_bank(server, browser: Br
     ARTIFACTS.mkdir(exist_ok=True)
     banker.screenshot(path=str(ARTIFACTS / "banker-roll-for-the-bank.png"), full_page=True)
     assert ctx.owner.view.state.game.draw is not None and ctx.owner.view.state.game.draw.to_roll == "Eve"
+
+
+def test_the_banker_seats_a_newcomer_and_lets_a_player_go_from_a_phone(server, browser: Browser) -> None:  # noqa: F811
+    url, ctx = server
+    banker = browser.new_page(viewport={"width": 360, "height": 1400})
+    banker.on("dialog", lambda dialog: dialog.accept())  # the leave is confirmed with the balance taken
+    banker.goto(url)
+    banker.fill("#pin", PIN)
+    banker.click("#login button")
+    banker.click("#seats summary")
+    seat = banker.locator("#seat")
+    expect(seat.locator('[name="suit"] option')).to_have_count(4 - len(ctx.owner.view.state.game.players))
+    seat.locator('[name="name"]').fill("Dee")
+    seat.locator('[name="dollars"]').fill("25")
+    seat.locator('button[type="submit"]').click()
+    expect(banker.locator("#pad")).to_contain_text("Dee joins")
+    expect(banker.locator("#seat-list")).to_contain_text("Dee (arms): $25.00")
+    banker.locator('[data-leave="Bob"]').click()
+    expect(banker.locator("#pad")).to_contain_text("Bob leaves")
+    expect(banker.locator("#seat-list")).not_to_contain_text("Bob")
+    ARTIFACTS.mkdir(exist_ok=True)
+    banker.locator("#seats").screenshot(path=str(ARTIFACTS / "banker-seats.png"))
+    assert [p.name for p in ctx.owner.view.state.game.players] == ["Ann", "Cy", "Dee"]
