@@ -1,0 +1,189 @@
+"""The convolutional faces network's training examples, and the DEV sets that decide whether it ships.
+
+Training draws from the same sources as ``train`` (render.py scenes, stress scenes, byler's photos, dice-photos'
+train folder), each picture's look first changed further than a camera would (``recolour``): hue turned,
+contrast and gamma changed, light and dark swapped, so no die or table colour is special to the network.
+
+DEV data is never trained on: byler's photos 121-150 (by name, of the first 150 that may be used at all), and
+two ranges of scene seeds drawn by neither recipe. Its first half (by source) fits the temperature, its second
+half is where the reliability is reported. The measuring data of ``benchmarks/bench_classifier.py`` (byler's last
+50, dice-photos' valid folder, the stress measuring seeds, render seeds from 777000) is used by neither.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+import cv2
+import numpy as np
+
+from .classifier import CHANNELS, CLASSES, CROP_PX, die_crop
+from .profile import Profile
+from .stress import stress_scene
+from .train import (
+    BYLER_TRAIN_PHOTOS,
+    STRESS_SEEDS,
+    Example,
+    box_examples,
+    labelled_boxes,
+    reader_examples,
+    stress_examples,
+    synthetic_examples,
+)
+
+BYLER_FIT_PHOTOS: Final = 120
+"""Byler's first 120 photos (by name) are trained on; photos 121-150 are DEV data; the last 50 measure."""
+DEV_RENDER_SEEDS: Final = range(600_000, 600_300)
+"""render.py scenes (one per seed) for DEV: the training recipe draws its scenes from its own seed's stream."""
+DEV_STRESS_SEEDS: Final = range(1_700_000_000, 1_700_000_300)
+"""Stress scenes for DEV: above ``CROP_SCENE_SEEDS``, below ``train.STRESS_SEEDS`` where the training draws."""
+
+HUE_SHARE: Final = 0.35
+"""Pictures whose hue is turned by any amount: a red die becomes green or blue, and so does the table."""
+INVERT_SHARE: Final = 0.15
+"""Pictures whose light and dark are swapped: dark pips on a light body become light pips on a dark one."""
+CONTRAST_SHARE: Final = 0.35
+CONTRAST: Final = (0.45, 1.3)
+"""Contrast about the picture's mean, from a dim, flat camera to a harsh one."""
+GAMMA_SHARE: Final = 0.3
+GAMMA: Final = (0.6, 1.7)
+HUE_TURNS: Final = 180
+"""OpenCV's 8-bit hue runs 0-179."""
+
+
+def recolour(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
+    """``image`` with its hue turned, light and dark swapped, contrast and gamma changed, each at random."""
+    out = image
+    if rng.random() < HUE_SHARE:
+        hsv = cv2.cvtColor(out, cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + int(rng.integers(HUE_TURNS))) % HUE_TURNS).astype(np.uint8)
+        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if rng.random() < INVERT_SHARE:
+        out = 255 - out
+    if rng.random() < CONTRAST_SHARE:
+        mean = float(out.mean())
+        out = np.clip((out.astype(np.float32) - mean) * rng.uniform(*CONTRAST) + mean, 0, 255).astype(np.uint8)
+    if rng.random() < GAMMA_SHARE:
+        lut = (255 * (np.arange(256) / 255) ** rng.uniform(*GAMMA)).astype(np.uint8)
+        out = cv2.LUT(out, lut)
+    return out
+
+
+def byler_names(folder: Path) -> list[str]:
+    """Byler's photos by name: the first ``BYLER_TRAIN_PHOTOS`` may be used at all, the rest measure."""
+    return sorted(labelled_boxes(folder))[:BYLER_TRAIN_PHOTOS]
+
+
+def training_examples(
+    seed: int, data: Path, photos_profile: Profile, scenes: int, variants: int, progress: Callable[[str], None]
+) -> list[Example]:
+    """The network's training examples: render.py and stress scenes, byler's first 120 photos, dice-photos'
+    train folder, every picture recoloured and roughened (``variants`` times for real photos)."""
+    progress(f"rendering {scenes} synthetic scenes")
+    examples = list(synthetic_examples(seed, scenes, look=recolour))
+    progress(f"rendering {scenes // 2} stress scenes")
+    examples += stress_examples(seed, scenes // 2, look=recolour)
+    byler = data / "dice-photos-byler" / "train"
+    progress(f"cutting out byler's first {BYLER_FIT_PHOTOS} photos x{variants}")
+    examples += box_examples(seed, byler, byler_names(byler)[:BYLER_FIT_PHOTOS], variants, look=recolour)
+    progress(f"reading dice-photos/train x{variants}")
+    examples += reader_examples(seed, data / "dice-photos" / "train", photos_profile, variants, look=recolour)
+    return examples
+
+
+def describe(data: Path, scenes: int, variants: int) -> str:
+    """What ``training_examples`` drew on, stored with the network."""
+    return (
+        f"{scenes} render.py scenes and {scenes // 2} stress scenes (seeds from {STRESS_SEEDS}); "
+        f"{data}/dice-photos-byler/train first {BYLER_FIT_PHOTOS} photos; {data}/dice-photos/train (reader boxes); "
+        f"x{variants} recoloured, roughened variants of real photos; never dice-photos/valid, byler's photos "
+        f"{BYLER_FIT_PHOTOS + 1}-{BYLER_TRAIN_PHOTOS} (DEV) or its last 50"
+    )
+
+
+@dataclass(frozen=True)
+class DevSet:
+    """Crops of one DEV source with their labels; ``fits`` marks the half that fits the temperature."""
+
+    name: str
+    crops: np.ndarray
+    labels: tuple[int | None, ...]
+    fits: np.ndarray
+
+    def half(self, fits: bool) -> tuple[np.ndarray, list[int | None]]:
+        chosen = self.fits == fits
+        return self.crops[chosen], [label for label, c in zip(self.labels, chosen, strict=True) if c]
+
+
+def _dev_set(name: str, crops: Iterator[tuple[np.ndarray, int | None, int]]) -> DevSet:
+    """A DEV set from (crop, label, index of its scene or photo): even indices fit, odd ones report."""
+    rows = list(crops)
+    return DevSet(
+        name,
+        np.stack([c for c, _, _ in rows]) if rows else np.zeros((0, CROP_PX, CROP_PX, CHANNELS), np.float32),
+        tuple(label for _, label, _ in rows),
+        np.array([i % 2 == 0 for _, _, i in rows], bool),
+    )
+
+
+def dev_render(seeds: Sequence[int] = DEV_RENDER_SEEDS) -> DevSet:
+    """render.py scenes, one per seed: every face and "not a face" crops, roughened as for training."""
+    return _dev_set(
+        "render.py DEV",
+        ((e.crop, e.label, i) for i, seed in enumerate(seeds) for e in synthetic_examples(seed, 1)),
+    )
+
+
+def dev_stress(seeds: Sequence[int] = DEV_STRESS_SEEDS) -> DevSet:
+    """Stress scenes' counted dice at their true top-face boxes (as the bench measures the stress set)."""
+
+    def crops() -> Iterator[tuple[np.ndarray, int | None, int]]:
+        for i, seed in enumerate(seeds):
+            scene = stress_scene(seed)
+            for die in scene.counted:
+                yield die_crop(scene.image, die.top_box), die.value, i
+
+    return _dev_set("stress DEV", crops())
+
+
+def dev_byler(data: Path) -> DevSet:
+    """Byler's photos 121-150 at their labelled die boxes (as the bench measures the last 50)."""
+    folder = data / "dice-photos-byler" / "train"
+    boxes = labelled_boxes(folder)
+
+    def crops() -> Iterator[tuple[np.ndarray, int | None, int]]:
+        for i, name in enumerate(byler_names(folder)[BYLER_FIT_PHOTOS:]):
+            frame = cv2.imread(str(folder / name))
+            if frame is None:
+                continue
+            for (x0, y0, x1, y1), value in boxes[name]:
+                yield die_crop(frame, (((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0)), value, i
+
+    return _dev_set("byler 121-150 DEV", crops())
+
+
+def dev_sets(data: Path) -> list[DevSet]:
+    """Every DEV set: render.py, stress, byler 121-150 (a few minutes: each scene is drawn)."""
+    return [dev_render(), dev_stress(), dev_byler(data)]
+
+
+def dev_arrays(sets: Sequence[DevSet]) -> dict[str, np.ndarray]:
+    """DEV sets as named arrays, to keep in an npz file (``dev_from_arrays`` reads them back)."""
+    out: dict[str, np.ndarray] = {"names": np.array([d.name for d in sets])}
+    for i, d in enumerate(sets):
+        out |= {f"crops{i}": d.crops, f"labels{i}": class_indices(d.labels), f"fits{i}": d.fits}
+    return out
+
+
+def dev_from_arrays(arrays: dict[str, np.ndarray]) -> list[DevSet]:
+    return [
+        DevSet(str(name), arrays[f"crops{i}"], tuple(CLASSES[k] for k in arrays[f"labels{i}"]), arrays[f"fits{i}"])
+        for i, name in enumerate(arrays["names"])
+    ]
+
+
+def class_indices(labels: Sequence[int | None]) -> np.ndarray:
+    return np.array([CLASSES.index(label) for label in labels], dtype=np.int64)
