@@ -168,9 +168,17 @@ class FaceModel:
 
 
 @cache
-def builtin_model() -> FaceModel:
-    """The model shipped with the package, trained by ``fantan_table.vision.train`` (loaded once)."""
-    return FaceModel.load(BUILTIN_PATH)
+def builtin_model() -> FaceClassifier:
+    """The model shipped with the package, loaded once when first asked for: the convolutional network of ``cnn``.
+
+    It read every DEV set better than this module's numpy model (``BUILTIN_PATH``), and every reliability row with
+    enough dice to judge met its level (``tools/faces_dev_report.py``); the numpy model stays for tables whose
+    calibration trained their own.
+    """
+    from .cnn import BUILTIN_PATH as NETWORK_PATH  # cnn builds on this module: imported when first asked for
+    from .cnn import CnnFaceModel
+
+    return CnnFaceModel.load(NETWORK_PATH)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:
