@@ -722,15 +722,19 @@ def _with_classifier(
 
     Pips in a face's pattern make the crop a face, whatever the classifier thinks of its look (a clean die unlike
     the ones it learned from may seem "not a face" to it): a count of pips is weighed among the faces alone. A
-    blank face has no such evidence, so "not a face" counts against it in full."""
+    blank face has no such evidence: "nothing counted" is no proof of a plain face (small or faint pips the count
+    missed read the same), so a blank stands only where the classifier, too, sees a blank face first of all."""
     counted = read[0]
+    best = CLASSES[int(np.argmax(probabilities))]
+    if counted == 0 and best != 0:
+        shown = "not a face" if best is None else str(best)
+        return None, 0.0, f"no pips counted, but the learned classifier sees {shown}"
     p = float(probabilities[CLASSES.index(counted)])
     if counted != 0:
         faces = 1.0 - float(probabilities[NOT_A_FACE])
         p = p / faces if faces > 0 else 1.0  # all on "not a face": no word on which face
     if p >= contradicted:
         return read
-    best = CLASSES[int(np.argmax(probabilities))]
     shown = "not a face" if best is None else str(best)
     return None, 0.0, f"{counted} pips counted, but the learned classifier sees {shown}"
 

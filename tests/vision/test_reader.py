@@ -388,4 +388,13 @@ def test_pips_in_a_pattern_are_a_face_whatever_the_classifier_thinks_of_its_look
     assert value is None and "sees not a face" in problem  # among the faces, 2 is far likelier than 3
     blank = (0, 1.0, None)
     value, _, problem = reader._with_classifier(blank, _probabilities(p0=0.04, none=0.96), 0.05)
-    assert value is None and problem == "0 pips counted, but the learned classifier sees not a face"
+    assert value is None and problem == "no pips counted, but the learned classifier sees not a face"
+
+
+def test_a_blank_stands_only_where_the_classifier_too_sees_a_blank_first():
+    """byler IMG_20191208_112556: faint red pips on a small dark blue die, none counted; the network gave the 5
+    0.62 and a blank 0.065, above the veto's 0.05, and the die was read ok as 0: nothing counted is no proof."""
+    blank = (0, 1.0, None)
+    value, _, problem = reader._with_classifier(blank, _probabilities(p0=0.065, p4=0.163, p5=0.62, none=0.152), 0.05)
+    assert value is None and problem == "no pips counted, but the learned classifier sees 5"
+    assert reader._with_classifier(blank, _probabilities(p0=0.6, p5=0.3, none=0.1), 0.05) == blank
