@@ -634,25 +634,18 @@ class Game:
         if isinstance(banker, RotatingBanker) and banker.first == name:  # the first banker is history by now
             banker = replace(banker, first=None)
         config = replace(self.config, players=staying, banker=banker)  # checks there are still enough players
-        if self.banker == name:
-            self._pass_the_bank(forced=True)
+        if self.banker == name:  # someone else has money: they could not bet otherwise, and the leave was refused
+            self.banker, self._rounds_banked = self._next_with_money(name), 0
         self.config = config
         cents = self._balances.pop(name)
         del self._wagers[name]
-        if self.banker == name:  # nobody else has money to bank with
-            self.banker = None
         self._add_row(f"{name} leaves")
         return cents
 
     def _someone_can_bet_without(self, leaver: str) -> bool:
         """Whether a player would still be able to bet once ``leaver`` left (and, banking, handed the bank on)."""
         with_money = [p.name for p in self.players if p.name != leaver and not is_bankrupt(self._balances[p.name])]
-        banker = self.banker
-        if banker == leaver:  # the bank goes to the next player in seat order with money
-            names = [p.name for p in self.players]
-            start = names.index(leaver)
-            order = [names[(start + k) % len(names)] for k in range(1, len(names))]
-            banker = next((n for n in order if self._balances[n] > 0), None)
+        banker = self._next_with_money(leaver) if self.banker == leaver else self.banker
         return any(n != banker for n in with_money)
 
     def _check_between_rounds(self, action: Action) -> None:
@@ -691,21 +684,26 @@ class Game:
     def _move(self, action: Action) -> None:
         self.machine = self._check(action)
 
-    def _pass_the_bank(self, forced: bool = False) -> None:
-        """Hand the bank on to the next player with money, when the banker's rounds are done, the banker is
-        broke, or (``forced``) the banker leaves the table."""
+    def _pass_the_bank(self) -> None:
+        """Hand the bank on to the next player with money when the banker's rounds are done or the banker is broke;
+        a banker alone with money banks on."""
         banker = self.config.banker
         if not isinstance(banker, RotatingBanker) or self.banker is None:
             return
-        if not forced and self._rounds_banked < banker.every_rounds and self._balances[self.banker] > 0:
+        if self._rounds_banked < banker.every_rounds and self._balances[self.banker] > 0:
             return
+        after = self._next_with_money(self.banker)
+        if after is None and self._balances[self.banker] > 0:
+            after = self.banker
+        if after is not None:
+            self.banker, self._rounds_banked = after, 0
+
+    def _next_with_money(self, name: str) -> str | None:
+        """The first player after ``name`` in seat order, ``name`` left out, who holds any money: the next banker."""
         names = [p.name for p in self.players]
-        start = names.index(self.banker)
-        for step in range(1, len(names) if forced else len(names) + 1):  # the banker last: banks on if alone with money
-            candidate = names[(start + step) % len(names)]
-            if self._balances[candidate] > 0:
-                self.banker, self._rounds_banked = candidate, 0
-                return
+        start = names.index(name)
+        after = (names[(start + step) % len(names)] for step in range(1, len(names)))
+        return next((n for n in after if self._balances[n] > 0), None)
 
     def _agreed_end_reached(self, report: RoundReport, at: datetime | None) -> EndReason | None:
         bankrupt = [is_bankrupt(self._balances[p.name]) for p in self.players]
