@@ -58,14 +58,14 @@ def run(args: argparse.Namespace) -> int:
 def _replay(events: list[Event], report: dict[str, Any]) -> Damage | None:
     """Replays the events one by one, so a refused one is named; notes where the night stands."""
     from ..rules.errors import RulesError
-    from ..rules.games import PLAYS, apply_stored, replay
-    from ..table.core.hosting import GAMES
+    from ..rules.games import apply_stored, replay
+    from ..table.core.hosting import GAMES, plays
     from ..table.core.journal import Damage
 
     if not events:
         return None
     event = events[0]
-    name = str(event.data.get(PLAYS, "fantan"))  # a night from before games were named is Fan Tan's
+    name = plays(event)
     game = GAMES.get(name)
     if game is None:
         return Damage(f"it holds a night of {name!r}, a game this version does not know", event.seq, event.kind)

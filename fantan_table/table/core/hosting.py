@@ -27,12 +27,15 @@ Listener = Callable[[State], None]
 
 
 def night_of(journal: Journal) -> str | None:
-    """The name of the game the journal holds (``None``: an empty journal); nights from before games were named
-    are piecepack Fan Tan's."""
+    """The name of the game the journal holds (``None``: an empty journal)."""
     events = journal.events()
-    if not events:
-        return None
-    return str(events[0].data.get(PLAYS, "fantan"))
+    return plays(events[0]) if events else None
+
+
+def plays(setup: Event) -> str:
+    """The name of the game a journal's setup row sets up; nights from before games were named are piecepack
+    Fan Tan's."""
+    return str(setup.data.get(PLAYS, FANTAN.name))
 
 
 class HostedTable(Generic[State, Ev]):
