@@ -24,9 +24,9 @@ from .common import UsageError, load_reader_profile, load_table_config, state_di
 log = logging.getLogger("fantan_table.run")
 
 if TYPE_CHECKING:  # the table's modules load OpenCV: only the commands that need them import them
-    from ..table.core.table import Table
     from ..table.wiring.config import Config
     from ..table.wiring.hardware import Devices
+    from ..table.wiring.hosts import AnyTable
     from ..table.wiring.owner import Owner
     from ..web.app import PendingGame
 
@@ -54,13 +54,12 @@ def run(args: argparse.Namespace) -> int:
 def _run_table(args: argparse.Namespace, config: Config) -> int:
     from ..rules.errors import GameError
     from ..table.core.journal import JournalError
-    from ..table.core.state import open_night
-    from ..table.core.table import Table
     from ..table.wiring.banker_pin import PinHashError
     from ..table.wiring.hardware import DeviceError, open_devices
+    from ..table.wiring.hosts import Loop, open_night, open_table
     from ..table.wiring.night import Night
     from ..table.wiring.owner import FAULT_EXIT_STATUS, Owner
-    from ..table.wiring.runner import TableRunner, dice_in_use
+    from ..table.wiring.runner import dice_in_use
     from ..web.app import create_app
     from ..web.server import WebServer, base_url, listen_on, web_context
 
@@ -70,7 +69,8 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
         journal, moved = open_night(state_dir, datetime.now(UTC).strftime("%Y%m%d-%H%M%S"))
         if moved is not None:
             print(f"the last night was over; it is kept in {moved}", file=sys.stderr)
-        table = Table(journal, config.game, config.house.on_unsure, dice=dice_in_use(profile, config.reader.expect))
+        # a night under way is resumed as the game it holds; a new one plays what the config says
+        table = open_table(journal, config.new_night, dice_in_use(profile, config.reader.expect))
     except (JournalError, OSError) as exc:
         raise UsageError(f"state directory {state_dir}: {exc}") from None
     except GameError as exc:
@@ -85,15 +85,14 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
         return 1
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    runner = TableRunner(
-        table,
+    loop = Loop(
         devices,
         profile,
         expect=config.reader.expect,
         still_frames=config.house.still_frames,
         auto_next_seconds=config.house.auto_next_seconds,
     )
-    night = Night(state_dir, table, runner)
+    night = Night(state_dir, table, loop.runner_for(table), loop)
     owner = Owner(night)
     web: WebServer | None = None
     threading.excepthook = lambda failed: owner.report(
@@ -102,8 +101,8 @@ def _run_table(args: argparse.Namespace, config: Config) -> int:
     console = config.hardware == "sim" and (args.console or (sys.stdin.isatty() and not args.no_console))
     threading.Thread(target=_exit_after_fault, args=(owner, stop, console), name="fault-exit", daemon=True).start()
     try:
-        where = "resumed" if table.resumed else "began"
-        say(f"{where} the night in {state_dir}: round {table.state.round}, {table.state.stage.value}")
+        where, shown = "resumed" if table.resumed else "began", table.game.present(table.state)
+        say(f"{where} the night in {state_dir} ({table.game.name}): round {shown.round}, {shown.stage}")
         config_game = _config_game(table, config)  # before the owner starts: from then on only it reads the table
         owner.start()
         if not args.no_web:
@@ -182,17 +181,28 @@ def _console(owner: Owner, devices: Devices, stop: threading.Event) -> None:
             break
 
 
-def _config_game(table: Table, config: Config) -> PendingGame | None:
+def _config_game(table: AnyTable, config: Config) -> PendingGame | None:
     """The config's game when it differs from the night the table resumed, said on the console and in the log;
     the banker's page then offers to begin it."""
     from ..rules.game import setup_changes
+    from ..table.core.table import Table
+    from ..table.wiring.setups import FanTanNight, plays
     from ..web.app import PendingGame
 
-    state = table.state
-    # the night as it began: players the banker seated or let go since are the night's own business
-    changes = setup_changes(state.game.setup, config.game) if table.resumed else []
-    if table.resumed and state.on_unsure != config.house.on_unsure:
-        changes.append(f"on unsure {state.on_unsure} -> {config.house.on_unsure}")
+    wanted = config.new_night
+    changes: list[str] = []
+    if not table.resumed:
+        pass
+    elif table.game.name != plays(wanted):
+        changes.append(f"plays {table.game.name} -> {plays(wanted)}")
+    elif isinstance(table, Table) and isinstance(wanted, FanTanNight):
+        state = table.state
+        # the night as it began: players the banker seated or let go since are the night's own business
+        changes = setup_changes(state.game.setup, wanted.game)
+        if state.on_unsure != wanted.on_unsure:
+            changes.append(f"on unsure {state.on_unsure} -> {wanted.on_unsure}")
+    elif _night_setup(table, wanted) != wanted:
+        changes.append(f"the [{plays(wanted)}] settings or the players differ from the night's")
     if not changes:
         return None
     message = (
@@ -201,4 +211,20 @@ def _config_game(table: Table, config: Config) -> PendingGame | None:
     )
     say(message)
     log.warning(message)
-    return PendingGame(config.game, config.house.on_unsure, changes)
+    return PendingGame(wanted, changes)
+
+
+def _night_setup(table: AnyTable, wanted: object) -> object:
+    """The setup a card Fan Tan or Collecting Tens night began with, as the config would write it (the dice of
+    the roll for the first player are the reader's, not the config's)."""
+    from dataclasses import replace
+
+    from ..rules.tens.options import TensConfig
+    from ..table.core.sevens_table import SevensTable
+    from ..table.core.tens_table import TensTable
+
+    if isinstance(table, SevensTable):
+        return table.state.setup
+    if isinstance(table, TensTable) and isinstance(wanted, TensConfig):
+        return replace(table.state.config, dice_faces=wanted.dice_faces)
+    return None

@@ -59,7 +59,7 @@ def _replay(events: list[Event], report: dict[str, Any]) -> Damage | None:
     """Replays the events one by one, so a refused one is named; notes where the night stands."""
     from ..rules.errors import RulesError
     from ..rules.games import apply_stored, replay
-    from ..table.core.hosting import GAMES, plays
+    from ..table.core.hosting import GAMES, plays, table_row
     from ..table.core.journal import Damage
 
     if not events:
@@ -72,7 +72,8 @@ def _replay(events: list[Event], report: dict[str, Any]) -> Damage | None:
     try:
         state = replay(game, [event])  # the setup alone
         for event in events[1:]:
-            state = apply_stored(game, state, event)
+            if not table_row(game, event):  # a link or a PIN try: the table's, not the game's
+                state = apply_stored(game, state, event)
     except (RulesError, KeyError, TypeError, ValueError) as exc:
         return Damage(f"it cannot be replayed ({exc})", event.seq, event.kind)
     shown = game.present(state)

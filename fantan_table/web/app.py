@@ -45,13 +45,14 @@ from ..rules.game import GameConfig
 from ..rules.money import COIN_CENTS
 from ..settings import Key, Scope, Unfit, form_fields, in_scope
 from ..table.core.journal import JournalError, read_frame
-from ..table.core.state import OnUnsure, Stage
+from ..table.core.state import Stage, TableState
 from ..table.core.table import Table, TableError
 from ..table.show.history import write_scoring_csv
 from ..table.wiring.banker_pin import check_pin
-from ..table.wiring.config import KEYS, MAX_DOLLARS, game_from_settings
+from ..table.wiring.config import KEYS, MAX_DOLLARS, game_from_settings, night_from_settings
 from ..table.wiring.night import Night
 from ..table.wiring.owner import COMMAND_TIMEOUT_SECONDS, Owner, OwnerError, View
+from ..table.wiring.setups import FANTAN_NAME, SEVENS_NAME, TENS_NAME, FanTanNight, NightSetup
 from ..tomlfile import WANTED
 from .connections import StreamSlots
 from .http import (
@@ -66,8 +67,11 @@ from .http import (
     static_text,
     without_paths,
 )
+from .routes import Routes
 from .security import PinGuard, RateLimiter, Sessions, new_player_token, player_for
+from .sevens_routes import add_sevens_routes, sevens_snapshot
 from .snapshot import snapshot
+from .tens_routes import add_tens_routes, tens_snapshot
 
 CSRF_COOKIE, CSRF_HEADER, BANKER_COOKIE, PLAYER_HEADER = (
     "fantan_csrf",
@@ -95,8 +99,7 @@ log = logging.getLogger(__name__)
 class PendingGame:
     """The config's game, when it differs from the night under way: the banker may begin it from the page."""
 
-    game: GameConfig
-    on_unsure: OnUnsure
+    setup: NightSetup
     changes: list[str]
 
 
@@ -196,7 +199,7 @@ def create_app(ctx: WebContext) -> FastAPI:
     @app.get("/api/scoring.csv")
     async def scoring_csv() -> Response:
         out = io.StringIO()
-        write_scoring_csv(ctx.owner.view.state.game.scoring_table(), out)
+        write_scoring_csv(_fantan_state().game.scoring_table(), out)
         return Response(
             out.getvalue(),
             media_type="text/csv",
@@ -205,7 +208,7 @@ def create_app(ctx: WebContext) -> FastAPI:
 
     @app.get("/api/rounds/{number}/photo.jpg")
     async def photo(number: int) -> Response:
-        record = next((r for r in ctx.owner.view.state.rounds if r.report.round == number), None)
+        record = next((r for r in _fantan_state().rounds if r.report.round == number), None)
         if record is None or record.reading is None or record.reading.frame is None:
             raise Refusal(404, f"round {number} has no photo (not played yet, or its dice were entered by hand)")
         # the page draws each die's box on it, from the reading
@@ -214,7 +217,7 @@ def create_app(ctx: WebContext) -> FastAPI:
     @app.get("/api/reading/photo.jpg")
     async def deciding_photo() -> Response:
         """The photo of the reading the banker is asked about now (SHAKEN?: confirm or re-roll)."""
-        latest = ctx.owner.view.state.latest
+        latest = _fantan_state().latest
         if latest is None or latest.frame is None:
             raise Refusal(404, "no reading with a photo waits for the banker")
         return await _kept_photo(latest.frame, "the photo of this reading")
@@ -222,7 +225,7 @@ def create_app(ctx: WebContext) -> FastAPI:
     @app.get("/api/bank-roll/photo.jpg")
     async def bank_roll_photo() -> Response:
         """The photo of the last roll for the first bank (the page draws each die's box on it)."""
-        rolls = ctx.owner.view.state.bank_rolls
+        rolls = _fantan_state().bank_rolls
         if not rolls or rolls[-1].frame is None:
             raise Refusal(404, "no roll for the bank with a photo (none yet, or it was entered by hand)")
         return await _kept_photo(rolls[-1].frame, "the photo of the roll for the bank")
@@ -240,13 +243,13 @@ def create_app(ctx: WebContext) -> FastAPI:
     @app.post("/api/bets")
     async def place(request: Request) -> dict[str, Any]:
         player, bet, coins = await _bet_request(request)
-        await _command(lambda night: night.table.place(player, bet, coins))
+        await _command(lambda night: night.fantan.place(player, bet, coins))
         return _state(request)
 
     @app.post("/api/bets/remove")
     async def remove(request: Request) -> dict[str, Any]:
         player, bet, coins = await _bet_request(request)
-        await _command(lambda night: night.table.remove(player, bet, coins))
+        await _command(lambda night: night.fantan.remove(player, bet, coins))
         return _state(request)
 
     # -- the banker ------------------------------------------------------------------------------------------
@@ -309,9 +312,9 @@ def create_app(ctx: WebContext) -> FastAPI:
             raise Refusal(400, f"unknown action {name!r}: one of {', '.join(actions)}")
         if name == "void":
             reason = _text(body.get("reason", "voided by the banker"), "reason")
-            await _command(lambda night: night.table.void(reason))
+            await _command(lambda night: night.fantan.void(reason))
         else:
-            await _command(lambda night: actions[name](night.table))
+            await _command(lambda night: actions[name](night.fantan))
         return _state(request)
 
     @app.post("/api/banker/bets/remove")
@@ -323,7 +326,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         bet, coins = body.get("bet"), body.get("coins", 1)
         if not isinstance(bet, str) or type(coins) is not int or not 1 <= coins <= 5:
             raise Refusal(400, 'give the bet\'s text form and 1 to 5 coins, e.g. {"bet": "side:0-1", "coins": 1}')
-        await _command(lambda night: night.table.remove(player, bet, coins))
+        await _command(lambda night: night.fantan.remove(player, bet, coins))
         return _state(request)
 
     @app.post("/api/banker/dice")
@@ -336,14 +339,15 @@ def create_app(ctx: WebContext) -> FastAPI:
         if not isinstance(values, list) or not all(type(v) is int for v in values):
             raise Refusal(400, "values must be a list of the dice's faces, whole numbers, e.g. [0, 3, 5, 2]")
         if body.get("confirm") is not True:
-            await _command(lambda night: night.table.dice.check(values))
-            draw = ctx.owner.view.state.game.draw
-            for_bank = draw.to_roll if draw is not None and ctx.owner.view.state.stage is Stage.CHOOSING else None
+            await _command(lambda night: night.fantan.dice.check(values))
+            state = _fantan_state()
+            draw = state.game.draw
+            for_bank = draw.to_roll if draw is not None and state.stage is Stage.CHOOSING else None
             return {"preview": {**_dice_preview(values), "for_bank": for_bank}}
         for_bank = body.get("for_bank")  # whose roll for the bank the preview said: the turn may have moved on
         if for_bank is not None and not isinstance(for_bank, str):
             raise Refusal(400, "for_bank is the name of the player whose roll for the bank these dice are")
-        await _command(lambda night: night.table.enter_dice(values, by="the banker (web)", for_bank=for_bank))
+        await _command(lambda night: night.fantan.enter_dice(values, by="the banker (web)", for_bank=for_bank))
         return _state(request)
 
     @app.post("/api/banker/correct")
@@ -357,19 +361,18 @@ def create_app(ctx: WebContext) -> FastAPI:
             raise Refusal(400, 'give the round\'s number and its dice, e.g. {"round": 3, "values": [0, 3, 5, 2]}')
         why = _text(why, "why")
         if body.get("confirm") is not True:
-            was = await _command(lambda night: night.table.settled_on(number, values))
+            was = await _command(lambda night: night.fantan.settled_on(number, values))
             return {"preview": {"round": number, **_dice_preview(values), "was": was}}
-        await _command(lambda night: night.table.correct(number, values, "the banker (web)", why))
+        await _command(lambda night: night.fantan.correct(number, values, "the banker (web)", why))
         return _state(request)
 
     @app.post("/api/banker/game")
     async def new_game(request: Request) -> dict[str, Any]:
         _require_banker(request)
         body = await json_body(request)
-        game = _game_from_form(body)
-        on_unsure = _form_value(body, KEYS[("house", "on_unsure")])
+        setup = _night_from_form(body)
         abandon = body.get("abandon") is True
-        await _command(lambda night: night.new_game(game, on_unsure, abandon=abandon))
+        await _command(lambda night: night.begin(setup, abandon=abandon))
         return _state(request)
 
     @app.post("/api/banker/config-game")
@@ -384,7 +387,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         if pending is None:
             raise Refusal(409, "the config's game is the night's: there is nothing to choose")
         if begin:
-            await _command(lambda night: night.new_game(pending.game, pending.on_unsure, abandon=True))
+            await _command(lambda night: night.begin(pending.setup, abandon=True))
         ctx.config_game = None
         return _state(request)
 
@@ -397,8 +400,8 @@ def create_app(ctx: WebContext) -> FastAPI:
     async def links(request: Request) -> list[dict[str, Any]]:
         """Who has a link: a link is shown once, when made; the journal keeps only its token's hash."""
         _require_banker(request)
-        state = ctx.owner.view.state
-        return [{"name": p.name, "linked": p.name in state.links} for p in state.game.players]
+        view = ctx.owner.view
+        return [{"name": name, "linked": name in (view.links or {})} for name in view.players]
 
     @app.post("/api/banker/players/link")
     async def new_link(request: Request) -> dict[str, str]:
@@ -420,11 +423,12 @@ def create_app(ctx: WebContext) -> FastAPI:
         body = await json_body(request)
         name, suit, dollars = body.get("name"), body.get("suit"), body.get("dollars")
         if not isinstance(name, str) or not isinstance(suit, str) or type(dollars) is not int:
-            raise Refusal(400, 'give the name, the suit and whole dollars, e.g. {"name": "Dee", "suit": "arms", '
-                          '"dollars": 50}')
+            raise Refusal(
+                400, 'give the name, the suit and whole dollars, e.g. {"name": "Dee", "suit": "arms", "dollars": 50}'
+            )
         if not 1 <= dollars <= MAX_DOLLARS:  # the same range as a player's money at the start
             raise Refusal(400, f"a player brings $1 to ${MAX_DOLLARS} (got ${dollars})")
-        await _command(lambda night: night.table.seat(name, suit, dollars * COIN_CENTS, by="the banker (web)"))
+        await _command(lambda night: night.fantan.seat(name, suit, dollars * COIN_CENTS, by="the banker (web)"))
         return _state(request)
 
     @app.post("/api/banker/players/leave")
@@ -432,7 +436,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         """A player leaves between rounds and takes their balance (the page asks the banker first)."""
         _require_banker(request)
         player = await _player_named(request)
-        await _command(lambda night: night.table.leave(player, by="the banker (web)"))
+        await _command(lambda night: night.fantan.leave(player, by="the banker (web)"))
         return _state(request)
 
     @app.post("/api/banker/players/unlink")
@@ -507,7 +511,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         return _known_player((await json_body(request)).get("player"))
 
     def _known_player(player: Any) -> str:
-        names = [p.name for p in ctx.owner.view.state.game.players]
+        names = list(ctx.owner.view.players)
         if player not in names:
             raise Refusal(404, f"player must be one of this game's players: {', '.join(names)}")
         return str(player)
@@ -516,15 +520,40 @@ def create_app(ctx: WebContext) -> FastAPI:
         view = ctx.owner.view
         fault = view.fault or ctx.owner.fault  # a hung owner publishes no view, but its watchdog names the fault
         fault = without_paths(fault) if fault else None
-        data = snapshot(view.state, view.version, view.screen, view.device_problem, fault)
         token = request.headers.get(PLAYER_HEADER)
-        data["me"] = player_for(token, view.state.links) if token else None
+        me = player_for(token, view.links or {}) if token else None
+        if view.plays == SEVENS_NAME:
+            data = sevens_snapshot(view.state, view.version, view.screen, view.device_problem, fault, me)
+        elif view.plays == TENS_NAME:
+            data = tens_snapshot(view, fault, me)
+        else:
+            data = snapshot(view.state, view.version, view.screen, view.device_problem, fault)
+        data["plays"] = view.plays
+        data["me"] = me
         data["banker"] = _is_banker(request)
         pending = ctx.config_game
         data["config_changes"] = pending.changes if pending is not None and data["banker"] else None
         devices = ctx.owner.night.devices
         data["simulated"] = ctx.simulated and devices is not None and devices.sim_camera is not None
         return data
+
+    def _fantan_state() -> TableState:
+        """The night's state when it is piecepack Fan Tan's; Fan Tan's routes are a 404 on another game's night."""
+        view = ctx.owner.view
+        if view.plays != FANTAN_NAME:
+            raise Refusal(404, f"tonight the table plays {view.plays}: this is piecepack Fan Tan's")
+        state: TableState = view.state
+        return state
+
+    def _player_of(request: Request) -> str:
+        """The player whose link the request carries: only that player's own hand and moves are theirs."""
+        token = request.headers.get(PLAYER_HEADER)
+        if not token:
+            raise Refusal(401, "no player token: open the link the banker gave you")
+        player = player_for(token, ctx.owner.view.links or {})
+        if player is None:
+            raise Refusal(403, "this player link is not valid for the game at this table: ask the banker for yours")
+        return player
 
     def _is_banker(request: Request) -> bool:
         cookie = request.cookies.get(BANKER_COOKIE)
@@ -538,7 +567,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         token = request.headers.get(PLAYER_HEADER)
         if not token:
             raise Refusal(401, "no player token: open the link the banker gave you")
-        player = player_for(token, ctx.owner.view.state.links)
+        player = player_for(token, ctx.owner.view.links or {})
         if player is None:
             raise Refusal(403, "this player link is not valid for the game at this table: ask the banker for yours")
         body = await json_body(request)
@@ -549,6 +578,9 @@ def create_app(ctx: WebContext) -> FastAPI:
             raise Refusal(400, "coins must be a whole number from 1 to 5")
         return player, bet, coins
 
+    routes = Routes(_command, _state, _require_banker, _player_of, _known_player)
+    add_sevens_routes(app, routes)
+    add_tens_routes(app, routes, ctx)
     return app
 
 
@@ -560,7 +592,7 @@ def _dice_preview(values: list[int]) -> dict[str, Any]:
 def _shake(night: Night, camera: SimulatedCamera, values: list[int] | None) -> None:
     """On the owner's thread: the simulated cup over ``values`` (the table's dice only) or a random roll."""
     if values is not None:
-        night.table.dice.check(values)
+        night.fantan.dice.check(values)
     camera.shake(values)
 
 
@@ -621,8 +653,35 @@ def _text(value: Any, name: str) -> str:
     return value
 
 
+def _night_from_form(body: dict[str, Any]) -> NightSetup:
+    """The banker's new-game form: every field checked against the config's declaration (the same kinds, ranges
+    and choices as the config file), then the night of the game it plays; every mistake is a 400 naming the
+    field, or the rule."""
+    seats = ("players", "suits")  # the form's list of seats, not the config's list of names
+    values = {key: _form_value(body, key) for key in in_scope(KEYS, Scope.NEW_GAME) if key.name not in seats}
+    plays = values[KEYS[("game", "plays")]]
+    if plays == FANTAN_NAME:
+        return FanTanNight(_game_from_form(body), values[KEYS[("house", "on_unsure")]])
+    players = body.get("players")
+    if not isinstance(players, list) or not all(_named(p) for p in players):
+        raise Refusal(400, 'players must be a list of {"name": ...}')
+
+    def section(name: str) -> dict[str, Any]:
+        return {key.name: value for key, value in values.items() if key.section == name}
+
+    game = section("game") | {"players": tuple(p["name"].strip() for p in players)}
+    try:
+        return night_from_settings(game, section("sevens"), section("tens"), None, values[KEYS[("house", "on_unsure")]])
+    except (RulesError, ValueError, TypeError) as exc:
+        raise Refusal(400, f"game setup: {exc}") from None
+
+
+def _named(seat: Any) -> bool:
+    return isinstance(seat, dict) and isinstance(seat.get("name"), str)
+
+
 def _game_from_form(body: dict[str, Any]) -> GameConfig:
-    """The banker's setup form, checked against the config's declaration of the game's keys (the same
+    """Piecepack Fan Tan's setup form, checked against the config's declaration of the game's keys (the same
     kinds, ranges and choices as the config file); every mistake is a 400 naming the field."""
     players = body.get("players")
     if not isinstance(players, list) or not all(

@@ -31,6 +31,7 @@ from fantan_table.devices.display.screens import (
     Screen,
     SelftestCard,
     Settlement,
+    Status,
     settlement_pages,
     text_lines,
 )
@@ -59,6 +60,7 @@ SCREENS: dict[str, Screen] = {
     "bank_roll_won": BankRoll(None, ("Cat", 2), "Bob"),
     "fault": Fault("OSError: [Errno 28] No space left on device: 'frames/round-0003-roll-1.jpg'"),
     "selftest_card": SelftestCard(),
+    "status": Status("Hand 3  pool 7", "Annabelle", ("14 chips, 9 cards", "plays or passes")),
 }
 
 

@@ -15,6 +15,7 @@ from fantan_table.table.core.journal import Journal
 from fantan_table.table.core.state import Stage
 from fantan_table.table.wiring.night import Night
 from fantan_table.table.wiring.owner import OwnerError
+from fantan_table.table.wiring.setups import FanTanNight
 from fantan_table.web.app import BANKER_COOKIE, PendingGame, create_app
 from fantan_table.web.security import RateLimiter
 
@@ -456,7 +457,7 @@ def test_the_page_offers_the_banker_only_what_the_stage_allows(rig: Rig) -> None
 
 def test_the_banker_chooses_between_the_night_and_a_changed_configs_game(rig: Rig) -> None:
     new = GameConfig(players=(Player("Dee", Suit.ARMS), Player("Eve", Suit.SUNS)))
-    rig.ctx.config_game = PendingGame(new, "void", setup_changes(GAME, new))
+    rig.ctx.config_game = PendingGame(FanTanNight(new, "void"), setup_changes(GAME, new))
     assert rig.client.get("/api/state").json()["config_changes"] is None  # the banker's business only
     rig.login()
     changes = rig.client.get("/api/state").json()["config_changes"]
@@ -470,7 +471,7 @@ def test_the_banker_chooses_between_the_night_and_a_changed_configs_game(rig: Ri
 
 def test_carrying_on_keeps_the_night(rig: Rig) -> None:
     new = GameConfig(players=(Player("Dee", Suit.ARMS), Player("Eve", Suit.SUNS)))
-    rig.ctx.config_game = PendingGame(new, "reroll", setup_changes(GAME, new))
+    rig.ctx.config_game = PendingGame(FanTanNight(new, "reroll"), setup_changes(GAME, new))
     rig.login()
     state = rig.post("/api/banker/config-game", {"begin": False}).json()
     assert [p["name"] for p in state["players"]] == ["Ann", "Bob", "Cy"] and state["config_changes"] is None

@@ -28,12 +28,15 @@ from .screens import (
     Screen,
     SelftestCard,
     Settlement,
+    Status,
 )
 
 WIDTH, HEIGHT = 128, 64
 CELL_W, CELL_H = 6, 11
 """The bitmap font's character cell at scale 1."""
 
+STATUS_ROWS = 2
+"""A status screen's short lines under its large one: the panel holds two more rows of small letters."""
 FAULT_REASON_ROWS = 3
 """Rows of the fault's reason under the heading, above the "restarting" line; the page shows it whole."""
 
@@ -151,6 +154,12 @@ def draw(screen: Screen) -> Image.Image:
             text(image, 26, name[: columns(2)], scale=2)
             said = "BANKS: press NEXT" if winner is not None else "tie: roll again" if tie else "rolls the dice"
             text(image, 50, said)
+        case Status(heading=heading, big=big, lines=lines):
+            text(image, 0, heading)
+            pen.line((0, 11, WIDTH - 1, 11), fill=1)
+            text(image, 14, big, scale=2)
+            for i, row in enumerate(lines[:STATUS_ROWS]):
+                text(image, 40 + CELL_H * i, row)
         case Blank():
             pass
         case SelftestCard():

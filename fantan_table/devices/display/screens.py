@@ -95,6 +95,17 @@ class BankRoll:
 
 
 @dataclass(frozen=True)
+class Status:
+    """A card or domino game at the table (Sevens, Collecting Tens): a heading, one line in large letters that the
+    players read from their seats (whose turn, who won, a roll's total), and up to two short lines (the pool,
+    the discard, what to do next)."""
+
+    heading: str
+    big: str
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Blank:
     """Nothing lit: a police raid, or the table switched off."""
 
@@ -105,7 +116,18 @@ class SelftestCard:
 
 
 Screen = (
-    BetsOpen | BetsClosed | Reading | Result | Settlement | Problem | Fault | GameOver | BankRoll | Blank | SelftestCard
+    BetsOpen
+    | BetsClosed
+    | Reading
+    | Result
+    | Settlement
+    | Problem
+    | Fault
+    | GameOver
+    | BankRoll
+    | Status
+    | Blank
+    | SelftestCard
 )
 
 
@@ -145,6 +167,8 @@ def text_lines(screen: Screen) -> list[str]:
             if winner is not None:
                 return [*rolled, f"{winner} BANKS", "press NEXT ROUND"]
             return [*rolled, *(["a tie: roll again"] if tie else []), f"{to_roll} rolls the dice"]
+        case Status(heading=heading, big=big, lines=lines):
+            return [heading, big, *lines]
         case Blank():
             return []
         case SelftestCard():

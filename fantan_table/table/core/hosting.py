@@ -10,11 +10,14 @@ a subclass (Fan Tan's :class:`~.table.Table`, ...); they reach the state only th
 from __future__ import annotations
 
 import threading
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Final, Generic
 
+from ...rules.errors import GameError
 from ...rules.games import PLAYS, Ev, HostedGame, State, replay, stored_setup
+from ...rules.names import name_key, quoted_name
 from ...rules.sevens.hosted import SEVENS
 from ...rules.tens.hosted import TENS
 from .journal import Event, Journal, JournalError
@@ -24,6 +27,29 @@ GAMES: Final[dict[str, HostedGame[Any, Any]]] = {game.name: game for game in (FA
 """Every game the table hosts, by the name a journal's setup stores under ``plays``."""
 
 Listener = Callable[[State], None]
+
+LINK, UNLINK, LOGIN, READING = "link", "unlink", "login", "reading"
+TABLE_KINDS: Final = frozenset({LINK, UNLINK, LOGIN, READING})
+"""The table's own rows in the journal of a game that has no such events (every game but piecepack Fan Tan, whose
+events have always held them): a player's link (its token's hash), its end, a try at the banker's PIN, what the
+camera's reader said of a roll (with its photo; the reading codec's JSON). The table folds them beside the game;
+the game's replay never sees them."""
+
+
+def table_row(game: HostedGame[Any, Any], row: Event) -> bool:
+    """Whether ``row`` is one of the table's own rows rather than an event of ``game``."""
+    return game.name != FANTAN.name and row.kind in TABLE_KINDS
+
+
+def links_of(game: HostedGame[Any, Any], rows: list[Event]) -> dict[str, str]:
+    """The player links (name -> token's SHA-256) the table's own rows leave standing."""
+    links: dict[str, str] = {}
+    for row in rows:
+        if table_row(game, row) and row.kind == LINK:
+            links[str(row.data["player"])] = str(row.data["token_sha256"])
+        elif table_row(game, row) and row.kind == UNLINK:
+            links.pop(str(row.data["player"]), None)
+    return links
 
 
 def night_of(journal: Journal) -> str | None:
@@ -38,7 +64,7 @@ def plays(setup: Event) -> str:
     return str(setup.data.get(PLAYS, FANTAN.name))
 
 
-class HostedTable(Generic[State, Ev]):
+class HostedTable(ABC, Generic[State, Ev]):
     """The night in ``journal`` of ``game``: resumed from the journal, or begun with ``setup`` when it is empty."""
 
     def __init__(
@@ -54,8 +80,9 @@ class HostedTable(Generic[State, Ev]):
         self.version = 0
         """Counts the events applied since the table opened: a cheap way to notice a change."""
         events = journal.events()
+        self._links: dict[str, str] = links_of(game, events)
         if events:
-            self.state = replay(game, events)
+            self.state = self._replay(events)
             self.resumed = True
         else:
             kind, data = stored_setup(game, setup)
@@ -78,10 +105,69 @@ class HostedTable(Generic[State, Ev]):
             try:
                 self.journal.append(Event(kind, round_, data, at))
             except JournalError:
-                self.state = replay(self.game, self.journal.events())  # back to what is on disk
+                self.state = self._replay(self.journal.events())  # back to what is on disk
                 raise
             self.version += 1
             self._advance()
+
+    def _replay(self, rows: list[Event]) -> State:
+        return replay(self.game, [row for row in rows if not table_row(self.game, row)])
+
+    # -- what every game's table does the same way ---------------------------------------------------------------
+    @property
+    @abstractmethod
+    def players(self) -> tuple[str, ...]:
+        """The players' names, by seat (or in the order of play)."""
+
+    @property
+    def links(self) -> dict[str, str]:
+        """Each linked player's token's SHA-256: the phones that may act for them."""
+        return dict(self._links)
+
+    def player_named(self, player: str) -> str:
+        """A player of this night by name (any case), or a refusal naming the players."""
+        wanted = name_key(player)
+        found = next((p for p in self.players if name_key(p) == wanted), None)
+        if found is None:
+            raise GameError(f"no player called {quoted_name(player)}; the players are {', '.join(self.players)}")
+        return found
+
+    def link(self, player: str, token_sha256: str) -> None:
+        """Give ``player`` a new link for this night (its token's hash); the one before stops working."""
+        self._table_row(LINK, {"player": self.player_named(player), "token_sha256": token_sha256})
+
+    def unlink(self, player: str) -> None:
+        """End ``player``'s link: a lost phone can no longer act for them."""
+        self._table_row(UNLINK, {"player": self.player_named(player)})
+
+    def record_login(self, address: str, ok: bool) -> None:
+        """A try at the banker's PIN, kept in the night's record whether it was right or not."""
+        self._table_row(LOGIN, {"address": address, "ok": ok})
+
+    def _table_row(self, kind: str, data: dict[str, Any]) -> None:
+        """Journal one of the table's own rows (never Fan Tan's: its events hold these), then tell the listeners."""
+        with self._lock:
+            self.journal.append(Event(kind, self.game.round_of(self.state), data, self._clock()))
+            if kind == LINK:
+                self._links[data["player"]] = data["token_sha256"]
+            elif kind == UNLINK:
+                self._links.pop(data["player"], None)
+            self.version += 1
+            for listener in self._listeners:
+                listener(self.state)
+
+    @abstractmethod
+    def fault_event(self, reason: str) -> Ev:
+        """The game's own record of a fault (each game's adapter decodes it and changes nothing)."""
+
+    def record_fault(self, reason: str) -> None:
+        """Journal a fault as it is, without folding it: the game may be what failed, and it changes nothing."""
+        kind, data = self.game.encode(self.fault_event(reason))
+        self.journal.append(Event(kind, self.game.round_of(self.state), data, self._clock()))
+
+    @property
+    def over(self) -> bool:
+        return self.game.present(self.state).over is not None
 
     def _advance(self) -> None:
         """Do what follows by itself, then show, once."""

@@ -21,6 +21,7 @@ from ...rules.sevens.events import (
     CardPlayed,
     DealerChosen,
     Drew,
+    Faulted,
     HandDealt,
     Passed,
     RevokeClaimed,
@@ -57,6 +58,13 @@ class SevensTable(HostedTable[SevensState, SevensEvent]):
     ) -> None:
         self.seeds = seeds
         super().__init__(journal, SEVENS, setup, clock)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.setup.players
+
+    def fault_event(self, reason: str) -> SevensEvent:
+        return Faulted(reason)
 
     @property
     def virtual(self) -> bool:

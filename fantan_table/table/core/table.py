@@ -27,6 +27,7 @@ from ...rules.events import (
     DiceRead,
     Ended,
     FanTanEvent,
+    Faulted,
     FrameRef,
     Left,
     LinkIssued,
@@ -140,6 +141,19 @@ class Table(HostedTable[TableState, FanTanEvent]):
     def resume(self) -> None:
         self._do(Resumed())
 
+    # -- what every game's table has -------------------------------------------------------------------
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.state.game.players)
+
+    @property
+    def links(self) -> dict[str, str]:
+        """Fan Tan's links are its own events (they were before other games came): folded into its state."""
+        return dict(self.state.links)
+
+    def fault_event(self, reason: str) -> FanTanEvent:
+        return Faulted(reason)
+
     # -- the page's guests -------------------------------------------------------------------------------
     def settled_on(self, round_number: int, values: Sequence[int]) -> int | None:
         """The open number round ``round_number`` stands settled on, once ``values`` are checked as the table's
@@ -183,7 +197,6 @@ class Table(HostedTable[TableState, FanTanEvent]):
     def unlink(self, player: str) -> None:
         """End ``player``'s link: a lost phone can no longer move their coins."""
         self._do(LinkRevoked(player))
-
 
 
 def open_table(state_dir: Path, setup: GameConfig, on_unsure: OnUnsure = "reroll") -> Table:

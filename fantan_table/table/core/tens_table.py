@@ -13,8 +13,12 @@ import secrets
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 
+import cv2
+import numpy as np
+
 from ...rules.dice import DiceInUse
 from ...rules.errors import GameError
+from ...rules.events import FrameRef, ReadingRecord, typed_dice
 from ...rules.names import normal_form, quoted_name
 from ...rules.tens.countoff import FIRST_ROLL_DICE
 from ...rules.tens.dominoes import Tile, check_available, domino_sets, parse_tile
@@ -24,6 +28,7 @@ from ...rules.tens.events import (
     Discarded,
     Drew,
     Ended,
+    Faulted,
     NextHand,
     Rolled,
     TensEvent,
@@ -36,8 +41,11 @@ from ...rules.tens.hosted import TENS
 from ...rules.tens.options import TensConfig
 from ...rules.tens.woodpile import shuffled
 from ...vision.reader import Reading, Status
-from .hosting import HostedTable
+from .codec import reading_from_json, reading_record, reading_to_json
+from .hosting import READING, HostedTable
 from .journal import Journal
+
+JPEG_QUALITY = 90
 
 TileText = Tile | str
 """A tile, or how a player types one (``"6-2"``, ``"62"``)."""
@@ -57,15 +65,35 @@ class TensTable(HostedTable[TensState, TensEvent]):
         super().__init__(journal, TENS, TensSetup(config), clock)
         self.dice = DiceInUse(self.state.config.dice_faces, FIRST_ROLL_DICE)
         """The four dice rolled for the first player: what the camera or the banker may report."""
+        self._readings: dict[int, list[ReadingRecord]] = {}
+        """Each hand's readings of the roll for its first player, in order: the camera's (with its photo) and the
+        banker's typed dice, kept as the table's own journal rows so the page draws the roll as it was read."""
+        for row in journal.events():
+            if row.kind == READING:
+                self._readings.setdefault(row.round, []).append(reading_from_json(row.data))
         self._entered: tuple[Tile, ...] = ()
         """The physical hand the player to move is typing in, tile by tile, before declaring it: kept by the
         table, not journaled (a restart mid-entry loses only the typing), emptied when a turn begins."""
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.state.players
+
+    def fault_event(self, reason: str) -> TensEvent:
+        return Faulted(reason)
+
     # -- the roll for the first player -----------------------------------------------------------------------
-    def roll(self, values: Sequence[int]) -> None:
-        """The four dice as the banker typed them (the audited fallback to the camera)."""
+    def roll(self, values: Sequence[int], by: str | None = None) -> None:
+        """The four dice as the banker typed them (the audited fallback to the camera): ``by`` names who typed
+        them, kept with the roll as the table's record of a reading entered by hand."""
         self.dice.check(values)
-        self._do(Rolled(tuple(values)))
+        if by is None:
+            self._do(Rolled(tuple(values)))
+            return
+        with self._lock:
+            self._check_roll(tuple(values))
+            self._keep(ReadingRecord("hand", "ok", typed_dice(values), f"entered by {by}", None))
+            self._do(Rolled(tuple(values)))
 
     def read_roll(self, reading: Reading) -> None:
         """The four dice as the camera's reader saw them: only a reading it is sure of counts; any other is
@@ -75,6 +103,42 @@ class TensTable(HostedTable[TensState, TensEvent]):
                 f"the dice could not be read for sure ({reading.message or reading.status.value}): roll again"
             )
         self.roll(reading.values)
+
+    def record_reading(self, reading: Reading, frame: np.ndarray | None = None) -> None:
+        """What the camera saw when its watcher decided: the photo kept (JPEG, hashed) and the reading journaled
+        with it, then, if the reader was sure and the dice count off a player, the roll. An unsure reading is kept
+        too (the page shows why) and the dice are rolled again: a reading is never guessed at."""
+        with self._lock:
+            if self.state.stage is not Stage.ROLLING:
+                raise GameError(f"no roll is awaited now (the hand is {self.state.stage.value})")
+            ok = reading.status is Status.OK
+            if ok:
+                self._check_roll(tuple(reading.values))
+            frame_ref = None
+            if frame is not None:
+                encoded, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+                if encoded:
+                    tries = len(self._readings.get(self.state.hand, ())) + 1
+                    saved = self.journal.save_frame(f"hand-{self.state.hand:04d}-roll-{tries}.jpg", jpeg.tobytes())
+                    frame_ref = FrameRef(saved.file, saved.sha256, (frame.shape[1], frame.shape[0]))
+            self._keep(reading_record(reading, frame_ref))
+            if ok:
+                self._do(Rolled(tuple(reading.values)))
+
+    @property
+    def latest_reading(self) -> ReadingRecord | None:
+        """The last reading of this hand's roll for the first player, if any."""
+        kept = self._readings.get(self.state.hand)
+        return kept[-1] if kept else None
+
+    def _check_roll(self, values: tuple[int, ...]) -> None:
+        """Refuse a roll the rules would refuse, before its reading is kept as the roll."""
+        self.dice.check(values)
+        self.game.apply(self.state, Rolled(values), self._clock())  # pure: the state is a frozen value
+
+    def _keep(self, record: ReadingRecord) -> None:
+        self._table_row(READING, reading_to_json(record))  # on disk first: then the table and its screens know it
+        self._readings.setdefault(self.state.hand, []).append(record)
 
     # -- the deal ---------------------------------------------------------------------------------------------
     def deal(self, seed: int | None = None) -> None:
@@ -135,6 +199,11 @@ class TensTable(HostedTable[TensState, TensEvent]):
             if state.player_to_move != normal_form(player):
                 raise GameError(f"{quoted_name(state.player_to_move or '')} is to move, not {quoted_name(player)}")
             return self._entered
+
+    @property
+    def entered_so_far(self) -> tuple[Tile, ...]:
+        """The tiles entered of the hand about to be declared (for the page), whoever is to move."""
+        return self._entered
 
     def declare(self, player: str) -> None:
         """``player`` declares a complete hand: the tiles entered with physical dominoes, the hand the table

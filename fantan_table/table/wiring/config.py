@@ -24,10 +24,16 @@ from ...rules.errors import ConfigError
 from ...rules.events import OnUnsure
 from ...rules.game import GameConfig, ShortBank, Suit
 from ...rules.money import COIN_CENTS
+from ...rules.sevens.events import SevensSetup
+from ...rules.sevens.game import start as sevens_start
+from ...rules.sevens.options import PRESETS, Agreed, CardMode
+from ...rules.tens.hand import PairRule
+from ...rules.tens.options import Dominoes, TensConfig, WhenDry
 from ...settings import Key, Scope, declare, example_file, read_settings, section_values, toml_value
 from ...vision.render import STYLE_CHOICES
 from ..core.codec import game_from_json
 from .banker_pin import valid_pin_hash
+from .setups import FANTAN_NAME, GAME_NAMES, SEVENS_NAME, TENS_NAME, FanTanNight, NightSetup
 
 DEFAULT_PATH: Final = Path("/etc/fantan-table/config.toml")
 PI_MODEL_FILE: Final = Path("/proc/device-tree/model")
@@ -100,7 +106,8 @@ class Config:
 
     hardware: Hardware
     state_dir: Path
-    game: GameConfig
+    game: GameConfig | None
+    """Piecepack Fan Tan's game, when ``[game] plays`` is it (another game's players need not make one)."""
     camera: CameraConfig
     display: DisplayConfig
     pins: PinMap
@@ -109,6 +116,13 @@ class Config:
     house: HouseRules
     web: WebConfig
     source: str = "built-in defaults"
+    night: NightSetup | None = None
+    """What a new night plays: the game ``[game] plays`` names, with its options."""
+
+    @property
+    def new_night(self) -> NightSetup:
+        assert self.night is not None, "load_config sets it"
+        return self.night
 
     @property
     def camera_kind(self) -> CameraKind:
@@ -344,10 +358,22 @@ KEYS: Final = declare(
     ),
     Key(
         "game",
+        "plays",
+        str,
+        FANTAN_NAME,
+        'The game a new night plays: "fantan" (piecepack Fan Tan, the dice game), "sevens" (card Fan Tan, options '
+        'in [sevens]) or "tens" (Collecting Tens with Chinese dominoes, options in [tens]). A night under way '
+        "carries on as the game it is whatever this says.",
+        choices=GAME_NAMES,
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "game",
         "players",
         "strings",
         DEFAULT_PLAYERS,
-        "Two to four players, each with their own suit of coins.",
+        "The players, by seat: two to four for Fan Tan, each with their own suit of coins; card Fan Tan takes as "
+        "many as its rules allow (clockwise), Collecting Tens two or more (in the order of play).",
         scope=Scope.FILE | Scope.NEW_GAME,
     ),
     Key(
@@ -365,7 +391,7 @@ KEYS: Final = declare(
         "starting_dollars",
         int,
         50,
-        "Each player's money at the start, in whole dollars.",
+        "Each player's money at the start, in whole dollars (Fan Tan and Collecting Tens).",
         low=1,
         high=MAX_DOLLARS,
         scope=Scope.FILE | Scope.NEW_GAME,
@@ -468,6 +494,127 @@ KEYS: Final = declare(
         shown="2026-11-22T23:30:00+01:00",
         scope=Scope.FILE | Scope.NEW_GAME,
     ),
+    Key(
+        "sevens",
+        "rules",
+        str,
+        "001",
+        'Card Fan Tan as which rule document plays it (docs/sevens.md): "001" (3-6 players, the first Jack deals, '
+        '1 chip ante, revokes penalised), "002" (any number, an agreed stake), "004" (2-6, points to a target, the '
+        "two-player dummy hand).",
+        choices=tuple(PRESETS),
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "sevens",
+        "cards",
+        str,
+        CardMode.PHYSICAL.value,
+        '"physical": a real pack, the banker enters each card played on the page; "virtual": the table deals to '
+        "the players' phones and refuses a pass while a card can be played.",
+        choices=tuple(m.value for m in CardMode),
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "sevens",
+        "hands",
+        int,
+        10,
+        "Hands the game lasts (unless it ends first: a player out of chips, or a points target).",
+        low=1,
+        high=MAX_ROUNDS,
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "sevens",
+        "chips",
+        int,
+        50,
+        "Each player's chips at the start.",
+        low=0,
+        high=MAX_DOLLARS,
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "sevens",
+        "stake",
+        int,
+        1,
+        'Each player\'s ante in chips when the rules take an agreed stake ("002").',
+        low=1,
+        high=MAX_DOLLARS,
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "sevens",
+        "points_target",
+        int,
+        50,
+        'The points that win a game scored by points ("004").',
+        low=1,
+        high=MAX_ROUNDS,
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "tens",
+        "dominoes",
+        str,
+        Dominoes.PHYSICAL.value,
+        '"physical": a real set, the banker enters each move and a declared hand tile by tile; "virtual": the table '
+        "builds the woodpile and deals to the players' phones.",
+        choices=tuple(d.value for d in Dominoes),
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "tens",
+        "pairs",
+        str,
+        PairRule.LISTED.value,
+        '"listed": only the rule document\'s own list of pairs of ten and twenty; "ten-or-twenty": any two tiles '
+        "whose pips total 10 or 20.",
+        choices=tuple(r.value for r in PairRule),
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "tens",
+        "sets",
+        int,
+        0,
+        "Sets of 32 dominoes in play; 0: the fewest that deal every hand and leave each player three tiles to draw.",
+        low=0,
+        high=100,
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "tens",
+        "when_dry",
+        str,
+        WhenDry.CARRY.value,
+        'The woodpile runs dry and the hand is drawn: "carry" (the pot waits for the next hand\'s winner) or '
+        '"refund" (every player takes back what they put in).',
+        choices=tuple(w.value for w in WhenDry),
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "tens",
+        "ante_dollars",
+        int,
+        1,
+        "Each player's ante into the pot, each hand, in whole dollars.",
+        low=1,
+        high=MAX_DOLLARS,
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
+    Key(
+        "tens",
+        "penalty_dollars",
+        int,
+        0,
+        "Paid into the pot for a declared hand that is not complete; 0: the declaration is only refused.",
+        low=0,
+        high=MAX_DOLLARS,
+        scope=Scope.FILE | Scope.NEW_GAME,
+    ),
 )
 CHOICES: Final = {where: key.choices for where, key in KEYS.items() if key.choices and key.kind is str}
 
@@ -505,10 +652,13 @@ def load_config(path: Path | None, hardware: Hardware | None = None) -> Config:
         pins = PinMap(buttons={b: buttons[b.value] for b in ButtonName}, leds={led: leds[led.value] for led in LedName})
     except PinError as exc:
         raise ConfigFileError(f"{where}: {exc}") from None
+    game_keys = values("game")
+    plays = game_keys["plays"]
     try:
-        game = game_from_settings(values("game"))
+        game = game_from_settings(game_keys) if plays == FANTAN_NAME else None
+        night = night_from_settings(game_keys, values("sevens"), values("tens"), game, values("house")["on_unsure"])
     except ConfigError as exc:
-        raise ConfigFileError(f"{where}: [game] {exc}") from None
+        raise ConfigFileError(f"{where}: [{'game' if plays == FANTAN_NAME else plays}] {exc}") from None
     reader = values("reader")
     return Config(
         hardware=chosen,
@@ -522,6 +672,7 @@ def load_config(path: Path | None, hardware: Hardware | None = None) -> Config:
         house=HouseRules(**values("house")),
         web=WebConfig(**web),
         source=where,
+        night=night,
     )
 
 
@@ -535,6 +686,35 @@ def _relative_to(config_path: Path | None, value: str) -> str:
     if not value or config_path is None or Path(value).is_absolute():
         return value
     return str(config_path.parent / value)
+
+
+def night_from_settings(
+    game: dict[str, Any],
+    sevens: dict[str, Any],
+    tens: dict[str, Any],
+    fantan: GameConfig | None,
+    on_unsure: OnUnsure,
+) -> NightSetup:
+    """The night ``[game] plays`` names, from its keys (each already checked against its declaration); a setup
+    its game's rules refuse is a ConfigError naming the rule."""
+    players: tuple[str, ...] = game["players"]
+    match game["plays"]:
+        case name if name == SEVENS_NAME:
+            agreed = Agreed(sevens["hands"], sevens["chips"], sevens["stake"], sevens["points_target"])
+            setup = SevensSetup(players, PRESETS[sevens["rules"]], agreed, CardMode(sevens["cards"]))
+            return sevens_start(setup).setup  # checked (names, seats, numbers) and with the names as kept
+        case name if name == TENS_NAME:
+            return TensConfig(
+                players,
+                starting_cents=game["starting_dollars"] * COIN_CENTS,
+                ante_cents=tens["ante_dollars"] * COIN_CENTS,
+                pairs=PairRule(tens["pairs"]),
+                sets=tens["sets"] or None,
+                when_dry=WhenDry(tens["when_dry"]),
+                penalty_cents=tens["penalty_dollars"] * COIN_CENTS,
+                dominoes=Dominoes(tens["dominoes"]),
+            )
+    return FanTanNight(fantan if fantan is not None else game_from_settings(game), on_unsure)
 
 
 def game_from_settings(game: dict[str, Any]) -> GameConfig:

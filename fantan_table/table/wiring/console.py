@@ -18,7 +18,8 @@ from ...devices.pins import ButtonName
 from ...rules.dice import open_number
 from ...rules.errors import RulesError
 from ...rules.money import COIN_CENTS, format_cents
-from ..core.state import Stage
+from ..core.hosting import GAMES
+from ..core.state import FANTAN, Stage
 from .hardware import Devices
 from .night import Night
 from .owner import Owner, OwnerError
@@ -85,9 +86,9 @@ class Console:
         if command in ("bet", "take") and len(args) in (2, 3):
             player, bet, coins = args[0], args[1], int(args[2]) if len(args) == 3 else 1
             if command == "bet":
-                owner.call(lambda night: night.table.place(player, bet, coins))
+                owner.call(lambda night: night.fantan.place(player, bet, coins))
             else:
-                owner.call(lambda night: night.table.remove(player, bet, coins))
+                owner.call(lambda night: night.fantan.remove(player, bet, coins))
         elif command == "press" and len(args) == 1 and sim is not None:
             button = ButtonName(args[0])
             version = owner.view.version
@@ -107,10 +108,10 @@ class Console:
             self._wait(lambda: _rolls_read(owner) != before)
         elif command == "dice" and args:
             values = [int(a) for a in args]
-            owner.call(lambda night: night.table.dice.check(values))
+            owner.call(lambda night: night.fantan.dice.check(values))
             draw = owner.view.state.game.draw
             roller = draw.to_roll if owner.view.state.stage is Stage.CHOOSING and draw is not None else None
-            self._typed = lambda night: night.table.enter_dice(values, by="the console", for_bank=roller)
+            self._typed = lambda night: night.fantan.enter_dice(values, by="the console", for_bank=roller)
             if roller is not None:
                 self._say(f"dice {' '.join(args)} = {sum(values)}: {roller}'s roll for the bank? (yes)")
             else:
@@ -118,8 +119,8 @@ class Console:
             return
         elif command == "correct" and len(args) >= 3:
             number, values, why = int(args[0]), [int(v) for v in args[1].replace(",", " ").split()], " ".join(args[2:])
-            was = owner.call(lambda night: night.table.settled_on(number, values))
-            self._typed = lambda night: night.table.correct(number, values, "the console", why)
+            was = owner.call(lambda night: night.fantan.settled_on(number, values))
+            self._typed = lambda night: night.fantan.correct(number, values, "the console", why)
             self._say(
                 f"round {number}: dice {' '.join(map(str, values))} = {sum(values)}, open {open_number(values)} "
                 f"(settled on open {was}). Correct it? (yes)"
@@ -130,10 +131,10 @@ class Console:
                 self._say(f"refused: DOLLARS is a whole number of dollars, e.g. 40 (got {args[2]!r})")
                 return
             name, suit, cents = args[0], args[1], int(args[2]) * COIN_CENTS
-            owner.call(lambda night: night.table.seat(name, suit, cents, by="the console"))
+            owner.call(lambda night: night.fantan.seat(name, suit, cents, by="the console"))
             self._say(f"{name} joins with {format_cents(cents)}")
         elif command == "leave" and len(args) == 1:
-            taken = owner.call(lambda night: night.table.leave(args[0], by="the console"))
+            taken = owner.call(lambda night: night.fantan.leave(args[0], by="the console"))
             self._say(f"{args[0]} leaves with {format_cents(taken)}")
         elif command == "status":
             self._status()
@@ -160,7 +161,13 @@ class Console:
             time.sleep(0.05)
 
     def _status(self) -> None:
-        state = self.owner.view.state
+        view = self.owner.view
+        if view.plays != FANTAN.name:  # another game: where it stands, and its display's words
+            shown = GAMES[view.plays].present(view.state)
+            self._say(f"{view.plays}: hand {shown.round}, {shown.stage}")
+            self._show_screen()
+            return
+        state = view.state
         game = state.game
         self._say(f"round {state.round}, {state.stage.value}")
         if state.stage is Stage.CHOOSING and game.draw is not None:
@@ -181,7 +188,10 @@ class Console:
         print(text, file=self.out, flush=True)
 
 
-def _rolls_read(owner: Owner) -> tuple[Stage, int, int]:
-    """What changes when the table reads a roll (of a round, or for the bank)."""
-    state = owner.view.state
+def _rolls_read(owner: Owner) -> tuple[object, ...]:
+    """What changes when the table reads a roll (of a round, for the bank, or another game's roll)."""
+    view = owner.view
+    if view.plays != FANTAN.name:
+        return view.version, view.roll
+    state = view.state
     return state.stage, state.attempts, len(state.bank_rolls)
