@@ -74,7 +74,9 @@ def sevens_snapshot(
         ],
         "playable_on_layout": cards_text(hand.layout.playable_cards() - hand.removed) if hand is not None else "",
         "turn": names[hand.turn] if hand is not None and state.stage is Stage.PLAY else None,
-        "winner": names[hand.winner] if hand is not None and hand.winner is not None else None,
+        "winner": names[hand.winner]
+        if state.stage is Stage.OUT and hand is not None and hand.winner is not None
+        else None,
         "dummy": hand.dummy_count if hand is not None else 0,
         "moves": [
             {"n": n, "player": names[m.seat], "kind": m.kind.value, "card": str(m.card) if m.card else None}

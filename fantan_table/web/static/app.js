@@ -243,17 +243,21 @@ function drawStatus() {
   document.getElementById("status").textContent = `Round ${state.round}: ${stageText}` +
     (state.reading && state.reading.status !== "ok" && state.stage === "closed" ? ` (re-roll: ${state.reading.message})` : "") +
     (state.device_problem ? ` [${state.device_problem}]` : "");
-  const fault = document.getElementById("fault");
-  fault.hidden = !state.fault;
-  fault.textContent = state.fault
-    ? `The table stopped: ${state.fault}. Bets are locked; it restarts by itself and resumes the night.`
-    : "";
+  drawFault();
   const me = state.players.find((p) => p.name === state.me);
   document.getElementById("who").textContent = me
     ? `You are ${me.name} (${me.suit}): ${dollars(me.balance_cents)}` + (me.is_banker ? ", banking this round" : "") + (me.bankrupt ? ", bankrupt" : "")
     : "Watching. Open your player link to bet.";
   document.getElementById("stake").textContent = me && state.stage === "betting"
     ? `stake left this round: $${Math.min(state.max_coins - me.staked, Math.floor(me.balance_cents / 100) - me.staked)}`
+    : "";
+}
+
+function drawFault() {
+  const fault = document.getElementById("fault");
+  fault.hidden = !state.fault;
+  fault.textContent = state.fault
+    ? `The table stopped: ${state.fault}. Play is locked; it restarts by itself and resumes the night.`
     : "";
 }
 
@@ -328,10 +332,28 @@ function drawRecall() {
     (r.photo ? ` <a href="/api/rounds/${r.round}/photo.jpg" target="_blank">photo</a>` : "") + "</li>").join("");
 }
 
-function drawBanker() {
+// what the banker's section shows for every game: the login, the config's game, the simulated table
+function drawCommonBanker() {
   document.getElementById("login").hidden = state.banker;
   document.getElementById("banker-tools").hidden = !state.banker;
   document.body.classList.toggle("banker", state.banker);
+  const changes = state.config_changes;
+  document.getElementById("config-game").hidden = !changes;
+  if (changes) document.getElementById("config-changes").innerHTML = changes.map((c) => `<li>${escapeHtml(c)}</li>`).join("");
+  const sim = document.getElementById("sim");
+  sim.hidden = !(state.banker && state.simulated);
+  if (!sim.hidden) {
+    const leds = document.getElementById("leds");
+    leds.innerHTML = [0, 1, 2, 3].map((n) => `<span class="led${state.lights.open_number === n ? " on" : ""}" title="LED ${n}">${n}</span>`).join("") +
+      `<span class="led green${state.lights.bets_open ? " on" : ""}" title="open">open</span>`;
+    document.getElementById("oled").src = `/api/display.png?v=${Date.now()}`;
+    document.getElementById("camera").src = `/api/sim/camera.jpg?v=${Date.now()}`;
+  }
+  drawSeats();
+}
+
+function drawBanker() {
+  drawCommonBanker();
   for (const b of document.querySelectorAll("[data-action]")) b.hidden = !state.actions.includes(b.dataset.action);
   const awaitsRoll = state.stage === "closed" || (state.stage === "choosing" && !state.draw.winner);
   document.getElementById("override").hidden = !awaitsRoll;
@@ -345,19 +367,6 @@ function drawBanker() {
   document.getElementById("layout-coins").hidden = !(state.banker && state.stage === "betting" && coins.length);
   document.getElementById("coin-list").innerHTML = coins.map((c) =>
     `<li>${escapeHtml(c.player)}: ${c.coins} on ${escapeHtml(c.bet)} <button type="button" data-take-player="${escapeHtml(c.player)}" data-take-bet="${escapeHtml(c.bet)}" aria-label="take one back">−</button></li>`).join("");
-  const changes = state.config_changes;
-  document.getElementById("config-game").hidden = !changes;
-  if (changes) document.getElementById("config-changes").innerHTML = changes.map((c) => `<li>${escapeHtml(c)}</li>`).join("");
-  const sim = document.getElementById("sim");
-  sim.hidden = !(state.banker && state.simulated);
-  if (!sim.hidden) {
-    const leds = document.getElementById("leds");
-    leds.innerHTML = [0, 1, 2, 3].map((n) => `<span class="led${state.lights.open_number === n ? " on" : ""}" title="tile ${n}">${n}</span>`).join("") +
-      `<span class="led green${state.lights.bets_open ? " on" : ""}" title="bets open">bets</span>`;
-    document.getElementById("oled").src = `/api/display.png?v=${Date.now()}`;
-    document.getElementById("camera").src = `/api/sim/camera.jpg?v=${Date.now()}`;
-  }
-  drawSeats();
 }
 
 // players joining or leaving between rounds: a suit free for a newcomer, and each player's leave button
@@ -391,11 +400,29 @@ function escapeHtml(text) {
   return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c]));
 }
 
+const GAME_TITLES = { fantan: "Fan Tan", sevens: "Card Fan Tan", tens: "Collecting Tens" };
+const FANTAN_SECTIONS = ["play", "result", "scoring", "recall"];
+
 function render(next) {
   if (state && (state.stage !== next.stage || state.round !== next.round)) {
     say("");  // old news
     hideDiagonalChoice();
     if (next.stage === "showing" && next.last_round) sound("result");
+  }
+  const plays = next.plays || "fantan";
+  document.querySelector("header h1").textContent = GAME_TITLES[plays];
+  document.body.dataset.plays = plays;
+  for (const id of FANTAN_SECTIONS) document.getElementById(id).hidden = plays !== "fantan";
+  document.getElementById("fantan-banker").hidden = plays !== "fantan";
+  if (plays !== "fantan") {
+    // another game's night: its own section and banker tools (games.js); the login, links, form and sim are shared
+    state = next;
+    document.body.classList.remove("raided");
+    drawFault();
+    drawCommonBanker();
+    document.getElementById("seats").hidden = true;
+    renderGame(state);
+    return;
   }
   state = next;
   // a raid closes the table: the money on the page goes out of sight with the display and the LEDs
@@ -553,10 +580,35 @@ async function loadGameForm() {
   if (!response.ok) return;
   gameFields = (await response.json()).fields;
   document.getElementById("setup-fields").innerHTML = gameFields.filter((f) => !SEATS.includes(f.name)).map(fieldHtml).join("");
+  const plays = document.querySelector('#setup [name="plays"]');
+  if (plays) {
+    plays.addEventListener("change", () => showFieldsFor(plays.value));
+    showFieldsFor(plays.value);
+  }
   drawSeats();
 }
 
+// which game a field of the form belongs to: [sevens] and [tens] keys to theirs, the rest of [game] and [house]
+// to piecepack Fan Tan's, but for what every game asks (which game, the players, the money they bring)
+const SHARED_FIELDS = { plays: "all", starting_dollars: "fantan tens" };
+
+function fieldGames(f) {
+  if (SHARED_FIELDS[f.name]) return SHARED_FIELDS[f.name];
+  return f.section === "sevens" || f.section === "tens" ? f.section : "fantan";
+}
+
+function showFieldsFor(plays) {
+  for (const el of document.querySelectorAll("#setup-fields [data-games]")) {
+    const games = el.dataset.games;
+    el.hidden = !(games === "all" || games.split(" ").includes(plays));
+  }
+}
+
 function fieldHtml(f) {
+  return `<div class="field" data-games="${fieldGames(f)}">${fieldInner(f)}</div>`;
+}
+
+function fieldInner(f) {
   const label = escapeHtml(f.name.replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase()));
   const hint = `<small class="hint">${escapeHtml(f.text)}</small>`;
   if (f.kind === "texts") {

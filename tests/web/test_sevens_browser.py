@@ -1,0 +1,130 @@
+"""Card Fan Tan in a real browser at a phone's width (360 px): a hand of virtual cards played from three phones,
+each showing its own hand only, and a hand of real cards entered card by card on the banker's page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, Page, expect
+
+from fantan_table.rules.sevens.cards import Rank, Suit
+from fantan_table.rules.sevens.events import SevensSetup
+from fantan_table.rules.sevens.options import RULES_001, Agreed, CardMode
+from fantan_table.table.core.sevens_table import SevensTable
+
+from .conftest import PIN
+from .hosted import hosted_server
+from .test_browser import ARTIFACTS, browser  # noqa: F401  (fixtures)
+
+PLAYERS = ("Ann", "Bob", "Cy")
+PHONE = {"width": 360, "height": 1400}
+BUILD_ORDER = (7, 8, 9, 10, 11, 12, 13, 6, 5, 4, 3, 2, 1)
+"""A suit's ranks in an order each can be played: the seven, up to the King, then down to the Ace."""
+
+
+def banker_page(browser: Browser, url: str) -> Page:  # noqa: F811
+    page = browser.new_page(viewport=PHONE)
+    page.goto(url)
+    page.fill("#pin", PIN)
+    page.click("#login button")
+    expect(page.locator("#sevens-banker")).to_be_visible()
+    return page
+
+
+def test_a_hand_of_virtual_cards_played_from_the_phones(tmp_path: Path, browser: Browser) -> None:  # noqa: F811
+    setup = SevensSetup(PLAYERS, RULES_001, Agreed(hands=2), CardMode.VIRTUAL)
+    with hosted_server(tmp_path / "state", setup) as (url, ctx, tokens):
+        table = ctx.owner.night.table
+        assert isinstance(table, SevensTable)
+        banker = banker_page(browser, url)
+        banker.click("#sevens-dealer button[type=submit]")  # no cards typed: the table deals them
+        banker.click('[data-sevens="deal"]')
+        expect(banker.locator("#sevens-status")).to_contain_text("to play")
+        phones = {name: browser.new_page(viewport=PHONE) for name in PLAYERS}
+        for name, phone in phones.items():
+            phone.goto(f"{url}/?player={tokens[name]}")
+            expect(phone.locator("#sevens-who")).to_contain_text(f"You are {name}")
+        hand = table.state.hand
+        assert hand is not None and hand.held is not None
+        for seat, name in enumerate(PLAYERS):  # each phone shows its own hand, and only it
+            shown = phones[name].locator("#my-hand button")
+            expect(shown).to_have_count(len(hand.held[seat]))
+            assert {b.get_attribute("data-card") for b in shown.all()} == {str(c) for c in hand.held[seat]}
+        moves = 0
+        while not table.state.results:
+            hand = table.state.hand
+            assert hand is not None
+            name = PLAYERS[hand.turn]
+            phone = phones[name]
+            expect(phone.locator("#sevens-status")).to_contain_text(f"{name} to play")
+            playable = phone.locator("#my-hand button.playable")
+            if table.playable(name):
+                expect(phone.locator("#sevens-pass")).to_be_enabled()
+                playable.first.click()
+            else:
+                expect(playable).to_have_count(0)
+                phone.click("#sevens-pass")
+            moves += 1
+            expect(banker.locator("#sevens-players")).to_be_visible()
+            _wait_for_move(table, moves)
+        result = table.state.results[0]
+        winner = PLAYERS[result.winner]
+        for phone in phones.values():
+            expect(phone.locator("#sevens-last")).to_contain_text(f"Hand 1: {winner} went out and took the pool")
+        assert sum(table.state.chips.seats) + table.state.chips.pool == 3 * 50  # every chip accounted for
+        ARTIFACTS.mkdir(exist_ok=True)
+        phones[winner].screenshot(path=str(ARTIFACTS / "sevens-phone-360.png"), full_page=True)
+
+
+def test_a_hand_of_real_cards_entered_by_the_banker(tmp_path: Path, browser: Browser) -> None:  # noqa: F811
+    setup = SevensSetup(PLAYERS, RULES_001, Agreed(hands=2), CardMode.PHYSICAL)
+    with hosted_server(tmp_path / "state", setup) as (url, ctx, _):
+        table = ctx.owner.night.table
+        assert isinstance(table, SevensTable)
+        banker = banker_page(browser, url)
+        banker.fill("#sevens-dealer-cards", "JH")  # the first card dealt face up is a Jack: Ann deals
+        banker.click("#sevens-dealer button[type=submit]")
+        banker.click('[data-sevens="deal"]')
+        expect(banker.locator("#sevens-turn")).to_have_text("Bob")
+        banker.fill("#sevens-card", "8S")  # not playable: refused with the rule
+        banker.click("#sevens-play button[type=submit]")
+        expect(banker.locator("#message")).to_contain_text("a card not playable on the layout: 8")
+        expect(banker.locator("#sevens-turn")).to_have_text("Bob")
+        banker.click('#sevens-play [data-sevens="pass"]')  # Bob passes (real cards: taken, a revoke claimed later)
+        expect(banker.locator("#sevens-turn")).to_have_text("Cy")
+        cards = [f"{Rank(r).text}{suit.value}" for suit in (Suit.SPADES, Suit.HEARTS) for r in BUILD_ORDER]
+        cards += [f"{Rank(r).text}{suit.value}" for suit in (Suit.DIAMONDS, Suit.CLUBS) for r in BUILD_ORDER]
+        for card in cards:
+            if table.state.hand is None or table.state.hand.over:
+                break
+            turn = banker.locator("#sevens-turn").inner_text()
+            banker.fill("#sevens-card", card)
+            banker.click("#sevens-play button[type=submit]")
+            expect(banker.locator("#sevens-turn")).not_to_have_text(turn)
+        hand = table.state.hand
+        assert hand is not None and hand.over
+        expect(banker.locator("#sevens-out")).to_be_visible()
+        left = banker.locator('#sevens-left input[data-left="Ann"]')
+        left.fill(str(hand.counts[0] + 1))  # a miscount is refused with the table's count
+        banker.click("#sevens-out button[type=submit]")
+        expect(banker.locator("#message")).to_contain_text(f"seat 0 holds {hand.counts[0]} cards by the table's count")
+        left.fill(str(hand.counts[0]))
+        banker.click("#sevens-out button[type=submit]")
+        winner = PLAYERS[hand.winner]
+        expect(banker.locator("#sevens-last")).to_contain_text(f"Hand 1: {winner} went out and took the pool")
+        assert table.state.results and sum(table.state.chips.seats) + table.state.chips.pool == 3 * 50
+        ARTIFACTS.mkdir(exist_ok=True)
+        banker.screenshot(path=str(ARTIFACTS / "sevens-banker-360.png"), full_page=True)
+
+
+def _wait_for_move(table: SevensTable, moves: int) -> None:
+    """Until the table has taken the move just tapped (the phones hear of it on their live stream)."""
+    import time
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        hand = table.state.hand
+        if table.state.results or (hand is not None and len(hand.moves) >= moves):
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"move {moves} was not taken")
