@@ -5,7 +5,8 @@ another game, and the journal decides what a restart resumes."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,7 @@ from fantan_table.table.wiring.hosted_runner import SevensRunner, TensRunner
 from fantan_table.table.wiring.hosts import Loop, journal_setup, open_night, open_table
 from fantan_table.table.wiring.night import Night
 from fantan_table.table.wiring.owner import Owner
-from fantan_table.table.wiring.runner import TableRunner
+from fantan_table.table.wiring.runner import TableRunner, dice_in_use
 from fantan_table.table.wiring.setups import FanTanNight
 from fantan_table.vision.profile import Profile
 
@@ -169,3 +170,57 @@ def test_next_round_deals_and_the_display_names_a_fifth_player(tmp_path: Path, d
 
 def _press(button: ButtonName) -> ButtonEvent:
     return ButtonEvent(button, Press.SHORT, 0.0)
+
+
+def _until(runner: TensRunner, done: Callable[[], bool], turns: int = 60) -> None:
+    for _ in range(turns):
+        if done():
+            return
+        runner.step()
+    raise AssertionError("the table did not get there")
+
+
+def test_the_roll_for_the_first_player_is_read_by_the_camera_and_kept_with_its_photo(
+    tmp_path: Path, devices: Devices
+) -> None:
+    state_dir = tmp_path / "state"
+    table = TensTable(Journal(state_dir), replace(TENS, dice_faces=dice_in_use(Profile(), 4).faces))
+    runner = TensRunner(table, devices, Profile(), still_frames=2)
+    camera = devices.sim_camera
+    assert camera is not None
+    assert text_lines(runner.screen)[1:] == ["Ann", "rolls four dice", "for the first player"]
+    camera.shake([1, 2, 3, 4], scene_seed=11)  # the cup comes down over the dice...
+    runner.step()
+    camera.lift()  # ...and off: the watcher keeps the roll once it lies still
+    _until(runner, lambda: table.state.stage is TensStage.DEALING)
+    kept = table.latest_reading
+    assert kept is not None and kept.source == "camera" and kept.ok and kept.frame is not None
+    assert sorted(table.state.dice or ()) == [1, 2, 3, 4] and table.state.first == 0  # ten, counted from Ann: Ann
+    assert (state_dir / kept.frame.file).is_file()
+    kinds = [e.kind for e in table.journal.events()]
+    assert kinds.index("reading") == kinds.index("rolled") - 1  # the reading and its photo, then the roll
+    dice = " ".join(map(str, table.state.dice or ()))
+    assert text_lines(runner.screen)[:2] == [f"dice {dice} = 10", "Ann 1ST"]
+    table.journal.close()
+    again = TensTable(Journal(state_dir), TENS)
+    assert again.latest_reading == kept  # the photo's record survives a restart, as the page draws it
+    again.journal.close()
+
+
+def test_an_unsure_reading_is_kept_and_the_dice_are_rolled_again(tmp_path: Path, devices: Devices) -> None:
+    table = TensTable(Journal(tmp_path / "state"), replace(TENS, dice_faces=dice_in_use(Profile(), 4).faces))
+    runner = TensRunner(table, devices, Profile(), still_frames=2, watch_camera=False)
+    camera = devices.sim_camera
+    assert camera is not None
+    camera.shake([2, 5, 6], scene_seed=5)  # a die fell off the table: three are seen
+    camera.lift()
+    camera.settle_frames = 0
+    runner.on_button(_press(ButtonName.READ))  # the banker reads what lies there
+    kept = table.latest_reading
+    assert kept is not None and not kept.ok and kept.frame is not None
+    assert table.state.stage is TensStage.ROLLING and table.state.dice is None  # never guessed at
+    assert text_lines(runner.screen)[0] == "RE-ROLL"
+    table.roll([2, 5, 6, 1], by="the banker")  # the audited fallback: typed, kept as a reading by hand
+    assert table.latest_reading is not None and table.latest_reading.source == "hand"
+    assert table.state.stage is TensStage.DEALING
+    table.journal.close()

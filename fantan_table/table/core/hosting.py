@@ -144,14 +144,17 @@ class HostedTable(ABC, Generic[State, Ev]):
         """A try at the banker's PIN, kept in the night's record whether it was right or not."""
         self._table_row(LOGIN, {"address": address, "ok": ok})
 
-    def _table_row(self, kind: str, data: dict[str, Any]) -> None:
-        """Journal one of the table's own rows (never Fan Tan's: its events hold these), then tell the listeners."""
+    def _table_row(self, kind: str, data: dict[str, Any], fold: Callable[[], None] | None = None) -> None:
+        """Journal one of the table's own rows (never Fan Tan's: its events hold these), fold it in (``fold``: what
+        the subclass keeps of it), then tell the listeners."""
         with self._lock:
             self.journal.append(Event(kind, self.game.round_of(self.state), data, self._clock()))
             if kind == LINK:
                 self._links[data["player"]] = data["token_sha256"]
             elif kind == UNLINK:
                 self._links.pop(data["player"], None)
+            if fold is not None:
+                fold()
             self.version += 1
             for listener in self._listeners:
                 listener(self.state)

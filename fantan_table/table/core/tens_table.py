@@ -137,8 +137,8 @@ class TensTable(HostedTable[TensState, TensEvent]):
         self.game.apply(self.state, Rolled(values), self._clock())  # pure: the state is a frozen value
 
     def _keep(self, record: ReadingRecord) -> None:
-        self._table_row(READING, reading_to_json(record))  # on disk first: then the table and its screens know it
-        self._readings.setdefault(self.state.hand, []).append(record)
+        hand = self.state.hand  # on disk first: then the table and its screens know it
+        self._table_row(READING, reading_to_json(record), lambda: self._readings.setdefault(hand, []).append(record))
 
     # -- the deal ---------------------------------------------------------------------------------------------
     def deal(self, seed: int | None = None) -> None:

@@ -21,7 +21,19 @@ function cookie(name) {
   return found ? decodeURIComponent(found.split("=")[1]) : "";
 }
 
+// Answers may come back out of order (a live-stream refresh asked before a tap, answered after it): the page
+// draws an answer only if no answer to a later request has been drawn already, so an old state never wins.
+let asked = 0;
+let drawn = 0;
+
+function fresh(request) {
+  if (request < drawn) return false;
+  drawn = request;
+  return true;
+}
+
 async function send(path, body) {
+  const request = ++asked;
   const headers = { "Content-Type": "application/json", "X-CSRF-Token": cookie("fantan_csrf") };
   if (playerToken) headers["X-Player-Token"] = playerToken;
   let response;
@@ -39,7 +51,7 @@ async function send(path, body) {
     return null;
   }
   say("");
-  if (data.stage) render(data);
+  if (data.stage && fresh(request)) render(data);
   return data;
 }
 
@@ -655,9 +667,13 @@ function withOffset(local) {
 
 // -- live state -------------------------------------------------------------------------------------------
 async function refresh() {
+  const request = ++asked;
   const headers = playerToken ? { "X-Player-Token": playerToken } : {};
   const response = await fetch("/api/state", { headers });
-  if (response.ok) render(await response.json());
+  if (response.ok) {
+    const next = await response.json();
+    if (fresh(request)) render(next);
+  }
 }
 
 const POLL_MS = 5000;

@@ -21,6 +21,14 @@ function only(el, show) {
   el.hidden = !show;
 }
 
+// redrawn only when it changes: a tap must not land on a button the live stream's refresh has just replaced
+function setHtml(el, html) {
+  if (el.dataset.drawn !== html) {
+    el.innerHTML = html;
+    el.dataset.drawn = html;
+  }
+}
+
 function cardLabel(text) {
   const suit = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" }[text.slice(-1)];
   return { rank: text.slice(0, -1), suit, symbol: SUIT_SYMBOLS[suit] };
@@ -43,11 +51,11 @@ function drawSevens(s) {
   document.getElementById("sevens-pass").disabled = !myTurn;
   document.getElementById("sevens-draw").hidden = !s.dummy;
   document.getElementById("sevens-draw").disabled = !myTurn;
-  document.getElementById("sevens-players").innerHTML = "<tr><th>player</th><th>" +
+  setHtml(document.getElementById("sevens-players"), "<tr><th>player</th><th>" +
     (s.scoring_by === "points" ? "points" : "chips") + "</th><th>cards</th></tr>" +
     s.players.map((p) => `<tr class="${p.turn ? "turn" : ""}" data-player="${escapeHtml(p.name)}"><td>${escapeHtml(p.name)}` +
       `${p.dealer ? " (deals)" : ""}${p.turn ? " ◀" : ""}</td><td>${s.scoring_by === "points" ? p.points : p.chips}</td>` +
-      `<td>${p.cards === null ? "–" : p.cards}</td></tr>`).join("");
+      `<td>${p.cards === null ? "–" : p.cards}</td></tr>`).join(""));
   const last = s.last_hand;
   document.getElementById("sevens-last").textContent = last
     ? `Hand ${last.number}: ${last.winner} went out and took the pool of ${last.pool}` +
@@ -58,28 +66,27 @@ function drawSevens(s) {
 
 // the layout: one fan per suit, every rank from its low end to its high end, the seven in the middle
 function drawFans(s) {
-  const fans = document.getElementById("fans");
-  fans.innerHTML = ["spades", "hearts", "diamonds", "clubs"].map((suit) => {
+  setHtml(document.getElementById("fans"), ["spades", "hearts", "diamonds", "clubs"].map((suit) => {
     const row = s.layout.find((r) => r.suit === suit);
     const cards = row ? RANKS.slice(RANKS.indexOf(row.low), RANKS.indexOf(row.high) + 1) : [];
     const red = RED_SUITS.includes(suit) ? " red" : "";
     const faces = cards.map((r) => `<span class="card${red}${r === "7" ? " seven" : ""}">${r}${SUIT_SYMBOLS[suit]}</span>`).join("");
     return `<div class="fan" data-suit="${suit}"><span class="suit${red}">${SUIT_SYMBOLS[suit]}</span>${faces || '<span class="empty">no seven yet</span>'}</div>`;
-  }).join("");
+  }).join(""));
 }
 
 function drawMyHand(s) {
   const hand = document.getElementById("my-hand");
   if (!s.mine) {
-    hand.innerHTML = s.mode === "virtual" || !s.me ? "" : '<p class="hint">Real cards: play them on the table; the banker enters each.</p>';
+    setHtml(hand, s.mode === "virtual" || !s.me ? "" : '<p class="hint">Real cards: play them on the table; the banker enters each.</p>');
     return;
   }
-  hand.innerHTML = s.mine.cards.map((c) => {
+  setHtml(hand, s.mine.cards.map((c) => {
     const { rank, suit, symbol } = cardLabel(c);
     const playable = s.mine.playable.includes(c);
     return `<button type="button" class="card${RED_SUITS.includes(suit) ? " red" : ""}${playable ? " playable" : ""}" data-card="${c}"` +
       `${playable ? "" : " disabled"} aria-label="${rank} of ${suit}">${rank}${symbol}</button>`;
-  }).join("");
+  }).join(""));
 }
 
 document.getElementById("my-hand").addEventListener("click", (e) => {
@@ -172,19 +179,19 @@ function drawTens(s) {
     (s.roll && s.roll.status !== "ok" && s.stage === "rolling" ? ` Roll again: ${s.roll.message}.` : "");
   const roll = document.getElementById("tens-roll");
   const photo = s.roll && s.roll.frame ? photoWithBoxes("roll", s.roll, `/api/tens/roll/photo.jpg?v=${s.version}`) : "";
-  if (roll.dataset.drawn !== photo) roll.innerHTML = roll.dataset.drawn = photo;
+  setHtml(roll, photo);
   const tiles = document.getElementById("my-tiles");
   const myTurn = me && me.turn;
-  tiles.innerHTML = s.mine ? s.mine.tiles.map((t) => `<button type="button" class="tile-face" data-tile="${t}"` +
-    `${myTurn && s.stage === "holding" ? "" : " disabled"}>${t}</button>`).join("") : "";
+  setHtml(tiles, s.mine ? s.mine.tiles.map((t) => `<button type="button" class="tile-face" data-tile="${t}"` +
+    `${myTurn && s.stage === "holding" ? "" : " disabled"}>${t}</button>`).join("") : "");
   only(document.getElementById("tens-moves"), Boolean(s.mine));
   document.getElementById("tens-take").disabled = !(myTurn && s.stage === "taking" && s.discard);
   document.getElementById("tens-draw").disabled = !(myTurn && s.stage === "taking");
   document.getElementById("tens-declare").disabled = !(myTurn && s.stage === "holding");
-  document.getElementById("tens-players").innerHTML = "<tr><th>player</th><th>holds</th><th>in pot</th><th>tiles</th></tr>" +
+  setHtml(document.getElementById("tens-players"), "<tr><th>player</th><th>holds</th><th>in pot</th><th>tiles</th></tr>" +
     s.players.map((p) => `<tr class="${p.turn ? "turn" : ""}" data-player="${escapeHtml(p.name)}"><td>${escapeHtml(p.name)}` +
       `${p.turn ? " ◀" : ""}${p.roller ? " (rolls)" : ""}</td><td>${dollars(p.balance_cents)}</td>` +
-      `<td>${dollars(p.in_pot_cents)}</td><td>${p.tiles === null ? "–" : p.tiles}</td></tr>`).join("");
+      `<td>${dollars(p.in_pot_cents)}</td><td>${p.tiles === null ? "–" : p.tiles}</td></tr>`).join(""));
   const last = s.last_hand;
   const claims = s.false_claims.map((c) => `${c.player}'s declaration refused (${c.why}; paid ${c.paid})`).join(". ");
   document.getElementById("tens-last").textContent = (last && last.how ? `Hand ${last.hand}: ${last.how}. ` : "") + claims;
