@@ -592,7 +592,7 @@ def _dice_preview(values: list[int]) -> dict[str, Any]:
 def _shake(night: Night, camera: SimulatedCamera, values: list[int] | None) -> None:
     """On the owner's thread: the simulated cup over ``values`` (the table's dice only) or a random roll."""
     if values is not None:
-        night.fantan.dice.check(values)
+        night.dice.check(values)
     camera.shake(values)
 
 

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fantan_table.devices.buttons import ButtonEvent, Press
@@ -34,7 +35,7 @@ from fantan_table.table.wiring.runner import TableRunner, dice_in_use
 from fantan_table.table.wiring.setups import FanTanNight
 from fantan_table.vision.profile import Profile
 
-from .conftest import GAME
+from .conftest import GAME, reading
 
 SEVENS = SevensSetup(("Ann", "Bob", "Cy"), RULES_001, Agreed(hands=2), CardMode.PHYSICAL)
 TENS = TensConfig(("Ann", "Bob", "Cy"), dominoes=Dominoes.PHYSICAL)
@@ -223,4 +224,17 @@ def test_an_unsure_reading_is_kept_and_the_dice_are_rolled_again(tmp_path: Path,
     table.roll([2, 5, 6, 1], by="the banker")  # the audited fallback: typed, kept as a reading by hand
     assert table.latest_reading is not None and table.latest_reading.source == "hand"
     assert table.state.stage is TensStage.DEALING
+    table.journal.close()
+
+
+def test_a_sure_reading_the_rules_refuse_as_a_roll_is_kept_and_rolled_again(tmp_path: Path) -> None:
+    table = TensTable(Journal(tmp_path / "state"), TENS)  # piecepack dice: four blanks total nothing
+    frame = np.zeros((60, 80, 3), np.uint8)
+    with pytest.raises(GameError, match="counts off nobody: roll the four dice again"):
+        table.record_reading(reading([0, 0, 0, 0]), frame)
+    kept = table.latest_reading
+    assert kept is not None and kept.ok and kept.values == (0, 0, 0, 0) and kept.frame is not None
+    assert table.state.stage is TensStage.ROLLING and table.state.dice is None
+    table.record_reading(reading([1, 0, 2, 0]), frame)  # three, counted from Ann: Cy
+    assert table.state.first == 2 and len(table.journal.events()) == 4  # setup, two readings, the roll
     table.journal.close()

@@ -106,14 +106,13 @@ class TensTable(HostedTable[TensState, TensEvent]):
 
     def record_reading(self, reading: Reading, frame: np.ndarray | None = None) -> None:
         """What the camera saw when its watcher decided: the photo kept (JPEG, hashed) and the reading journaled
-        with it, then, if the reader was sure and the dice count off a player, the roll. An unsure reading is kept
-        too (the page shows why) and the dice are rolled again: a reading is never guessed at."""
+        with it, then, if the reader was sure, the roll. An unsure reading is kept too (the page shows why) and the
+        dice are rolled again: a reading is never guessed at. A sure reading the rules refuse as a roll (four
+        blanks count off nobody) is kept as what the camera saw, and the refusal raised: roll again."""
         with self._lock:
             if self.state.stage is not Stage.ROLLING:
                 raise GameError(f"no roll is awaited now (the hand is {self.state.stage.value})")
             ok = reading.status is Status.OK
-            if ok:
-                self._check_roll(tuple(reading.values))
             frame_ref = None
             if frame is not None:
                 encoded, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])

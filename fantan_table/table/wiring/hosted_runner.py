@@ -209,7 +209,10 @@ class TensRunner(HostedRunner):
                 self._show([Reading(self.table.state.hand)])
             return
         self.watcher.disarm()
-        self.table.record_reading(decided, frame)
+        try:
+            self.table.record_reading(decided, frame)
+        except RulesError as exc:  # kept, but no roll (four blanks count off nobody): the display asks again
+            self._show([Problem("RE-ROLL", str(exc))])
 
     def _present(self, state: object) -> None:
         rolling = isinstance(state, TensState) and state.stage is TensStage.ROLLING
