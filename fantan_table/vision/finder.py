@@ -1,0 +1,184 @@
+"""Where the dice lie in a frame, by a small fully convolutional network that OpenCV's dnn module runs.
+
+The hand-made finder (``reader._find_dice``) tells a die from the table by colour and shape with thresholds
+and a die size set by the profile; on a table, a camera or dice unlike the ones it was tuned to, it misses dice,
+joins touching dice or cuts one in two. This network learned from many thousands of varied scenes what a die's top
+face looks like at any size from about 7 to 60 of its pixels: it marks each top face's centre on a heat map a
+quarter of its input's size, and at each centre the face's side and its turn. Reading the face is left to the
+faces classifier and the pip count, as before.
+
+Trained by ``tools/train_dice_finder.py`` (PyTorch, the optional ``train`` extra) and exported to ONNX; a JSON
+file beside it holds the score a centre needs, how it was made, and the network's SHA-256.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import cv2
+import numpy as np
+
+from ..errors import FantanError
+from .topface import RotatedBox
+
+INPUT_W: Final = 384
+INPUT_H: Final = 288
+"""The finder's picture: a 1280x960 frame at 0.3, so the smallest die (25 px) is still 7 px across."""
+STRIDE: Final = 4
+"""Input pixels per cell of the finder's output maps."""
+
+
+def input_scale(width: int, height: int) -> float:
+    """How much a ``width`` x ``height`` frame is scaled to fit the finder's picture."""
+    return min(INPUT_W / width, INPUT_H / height)
+
+
+def to_input(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame as the finder sees it, and the scale from frame pixels to the finder's."""
+    height, width = frame.shape[:2]
+    scale = input_scale(width, height)
+    w, h = max(1, round(width * scale)), max(1, round(height * scale))
+    small = frame
+    while small.shape[1] >= 2 * w and small.shape[0] >= 2 * h:  # halving first is 2-3 times faster, alike within 1
+        small = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    small = cv2.resize(small, (w, h), interpolation=cv2.INTER_AREA)
+    out = np.zeros((INPUT_H, INPUT_W, 3), np.uint8)
+    out[:h, :w] = small
+    return out, scale
+
+
+FORMAT_VERSION: Final = 1
+BUILTIN_PATH: Final = Path(__file__).parent / "models" / "dice-finder.onnx"
+OUTPUTS: Final = 6
+"""Per cell: the centre's score (a logit), its offset in the cell (x, y), log of the side in cells, and the turn
+as (cos 4a, sin 4a): a square's turn repeats every quarter turn."""
+RETRAIN_HINT: Final = "reinstall fantan-table, or train it again with tools/train_dice_finder.py"
+
+
+class FinderError(FantanError):
+    """The finder's network cannot be used; the message says how to get a good one."""
+
+
+@dataclass(frozen=True)
+class FoundDie:
+    box: RotatedBox
+    """The top face in frame pixels."""
+    score: float
+    """The network's heat at the centre, 0-1."""
+
+
+@dataclass(frozen=True)
+class DiceFinder:
+    """An ONNX network run by ``cv2.dnn``, with the score a centre needs to be a die.
+
+    One ``cv2.dnn.Net`` keeps state between ``setInput`` and ``forward``: calls are serialised by a lock.
+    """
+
+    onnx: bytes = field(repr=False)
+    threshold: float = 0.5
+    """The heat a peak needs to be a die: chosen on DEV data by the training script. (Weaker peaks are not made
+    doubts that leave a reading unsure: on DEV data that cost a quarter of the readings and saved none from a
+    wrong count.)"""
+    info: dict[str, str] = field(default_factory=dict, compare=False)
+    _net: Any = field(default=None, compare=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self._net is None:
+            object.__setattr__(self, "_net", _read_net(self.onnx))
+
+    def maps(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
+        """The network's output (OUTPUTS, INPUT_H / STRIDE, INPUT_W / STRIDE) for a BGR frame, and the frame's
+        scale into the network's input."""
+        image, scale = to_input(frame)
+        blob = np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32) / np.float32(255.0)
+        with self._lock:
+            self._net.setInput(blob)
+            out = np.asarray(self._net.forward())
+        return out.reshape(OUTPUTS, INPUT_H // STRIDE, INPUT_W // STRIDE), scale
+
+    def find(self, frame: np.ndarray) -> list[FoundDie]:
+        """The dice in ``frame``: every peak of the heat map scoring at least ``threshold``."""
+        out, scale = self.maps(frame)
+        return decode(out, scale, self.threshold)
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        sidecar = {
+            "format_version": FORMAT_VERSION,
+            "input": [3, INPUT_H, INPUT_W],
+            "stride": STRIDE,
+            "onnx_sha256": hashlib.sha256(self.onnx).hexdigest(),
+            "threshold": self.threshold,
+            "info": self.info,
+        }
+        for target, data in (
+            (path, self.onnx),
+            (path.with_suffix(".json"), (json.dumps(sidecar, indent=1) + "\n").encode()),
+        ):
+            partial = target.with_name(target.name + ".partial")
+            partial.write_bytes(data)
+            partial.replace(target)
+
+    @classmethod
+    def load(cls, path: Path) -> DiceFinder:
+        try:
+            onnx = path.read_bytes()
+            sidecar = json.loads(path.with_suffix(".json").read_text())
+        except (OSError, ValueError) as exc:
+            raise FinderError(f"cannot read the dice finder {path} ({exc}); {RETRAIN_HINT}") from exc
+        if not isinstance(sidecar, dict) or sidecar.get("format_version") != FORMAT_VERSION:
+            raise FinderError(f"the dice finder {path} is of another format; {RETRAIN_HINT}")
+        if sidecar.get("input") != [3, INPUT_H, INPUT_W] or sidecar.get("stride") != STRIDE:
+            raise FinderError(f"the dice finder {path} was made for another input; {RETRAIN_HINT}")
+        if sidecar.get("onnx_sha256") != hashlib.sha256(onnx).hexdigest():
+            raise FinderError(f"the dice finder {path} is not the one its JSON was made for; {RETRAIN_HINT}")
+        try:
+            return cls(onnx, float(sidecar["threshold"]), {str(k): str(v) for k, v in sidecar["info"].items()})
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise FinderError(f"the dice finder {path} is incomplete ({exc}); {RETRAIN_HINT}") from exc
+
+
+def decode(out: np.ndarray, scale: float, least: float) -> list[FoundDie]:
+    """Every local peak of the heat map scoring at least ``least``, as a top face in frame pixels."""
+    heat = 1.0 / (1.0 + np.exp(-out[0].astype(np.float64)))
+    peaks = (heat >= least) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    found = []
+    for y, x in zip(*np.nonzero(peaks), strict=True):
+        cx = (x + float(out[1, y, x])) * STRIDE / scale
+        cy = (y + float(out[2, y, x])) * STRIDE / scale
+        side = math.exp(float(np.clip(out[3, y, x], -3.0, 5.0))) * STRIDE / scale
+        turn = math.degrees(math.atan2(float(out[5, y, x]), float(out[4, y, x]))) / 4.0 % 90.0
+        found.append(FoundDie(((cx, cy), (side, side), turn), float(heat[y, x])))
+    return found
+
+
+def _read_net(onnx: bytes) -> Any:
+    try:
+        net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+        net.setInput(np.zeros((1, 3, INPUT_H, INPUT_W), np.float32))
+        out = np.asarray(net.forward())
+    except cv2.error as exc:
+        raise FinderError(f"OpenCV cannot run the dice finder ({exc}); {RETRAIN_HINT}") from exc
+    if out.size != OUTPUTS * (INPUT_H // STRIDE) * (INPUT_W // STRIDE):
+        raise FinderError(f"the dice finder gives {out.shape}, not {OUTPUTS} maps; {RETRAIN_HINT}")
+    return net
+
+
+_builtin: DiceFinder | None = None
+_builtin_lock = threading.Lock()
+
+
+def builtin_finder() -> DiceFinder:
+    """The finder that comes with fantan-table, loaded once."""
+    global _builtin
+    with _builtin_lock:
+        if _builtin is None:
+            _builtin = DiceFinder.load(BUILTIN_PATH)
+        return _builtin

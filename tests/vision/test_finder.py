@@ -1,0 +1,131 @@
+"""The learned die finder: it loads and runs in cv2.dnn, finds rendered dice where they are, nothing on a bare
+table, never a die cut by the frame's edge, and refuses a damaged network with the way to a good one."""
+
+import json
+import math
+import shutil
+
+import numpy as np
+import pytest
+
+from fantan_table.vision.finder import (
+    BUILTIN_PATH,
+    INPUT_H,
+    INPUT_W,
+    OUTPUTS,
+    STRIDE,
+    DiceFinder,
+    FinderError,
+    builtin_finder,
+    decode,
+    to_input,
+)
+from fantan_table.vision.finder_data import FINDER_SEEDS
+from fantan_table.vision.profile import Profile
+from fantan_table.vision.reader import read_dice
+from fantan_table.vision.render import render_scene
+from fantan_table.vision.stress import CROP_SCENE_SEEDS, MEASURING_SEEDS
+
+TEST_SEEDS = range(41_000, 41_012)
+"""render.py scenes for these tests: neither trained on (FINDER_SEEDS and up) nor measured on."""
+CENTRE_WITHIN = 0.25
+"""A found centre lies within this share of the die's side from the true centre."""
+SIDE_WITHIN = 0.25
+"""A found side differs from the true side by at least this share only if something is wrong."""
+MOST_BYTES = 1_000_000
+
+
+@pytest.fixture(scope="module")
+def finder():
+    return builtin_finder()
+
+
+def test_training_seeds_lie_far_from_measuring_and_test_seeds():
+    assert max(MEASURING_SEEDS) < FINDER_SEEDS and FINDER_SEEDS != CROP_SCENE_SEEDS
+    assert max(TEST_SEEDS) < FINDER_SEEDS
+
+
+def test_the_builtin_network_is_small_and_described():
+    assert BUILTIN_PATH.stat().st_size < MOST_BYTES
+    sidecar = json.loads(BUILTIN_PATH.with_suffix(".json").read_text())
+    assert 0 < sidecar["threshold"] < 1
+    assert "trained" in sidecar["info"]
+
+
+def test_to_input_keeps_the_aspect_and_anchors_top_left():
+    frame = np.full((720, 1280, 3), 200, np.uint8)
+    image, scale = to_input(frame)
+    assert image.shape == (INPUT_H, INPUT_W, 3)
+    assert scale == pytest.approx(INPUT_W / 1280)
+    filled = round(720 * scale)
+    assert (image[:filled] == 200).all() and (image[filled:] == 0).all()
+
+
+def test_decode_turns_a_peak_into_a_box_in_frame_pixels():
+    out = np.full((OUTPUTS, INPUT_H // STRIDE, INPUT_W // STRIDE), -10.0, np.float32)
+    y, x = 20, 30
+    out[0, y, x] = 3.0  # sigmoid 0.95
+    out[1, y, x], out[2, y, x] = 0.25, 0.75
+    out[3, y, x] = math.log(10.0)  # ten cells across
+    out[4, y, x], out[5, y, x] = math.cos(math.radians(4 * 20)), math.sin(math.radians(4 * 20))
+    [die] = decode(out, 0.5, 0.3)
+    (cx, cy), (w, h), turn = die.box
+    assert (cx, cy) == pytest.approx(((x + 0.25) * STRIDE / 0.5, (y + 0.75) * STRIDE / 0.5))
+    assert w == h == pytest.approx(10 * STRIDE / 0.5)
+    assert turn == pytest.approx(20.0)
+    assert die.score == pytest.approx(1 / (1 + math.exp(-3)))
+    assert decode(out, 0.5, 0.99) == []
+
+
+@pytest.mark.parametrize("seed", TEST_SEEDS)
+def test_it_finds_rendered_dice_where_they_lie(finder, seed):
+    rng = np.random.default_rng(seed)
+    side = float(rng.uniform(40, 120))
+    scene = render_scene([int(v) for v in rng.integers(1, 7, 4)], seed, size=(1280, 960), die_side=side)
+    found = finder.find(scene.image)
+    assert len(found) == len(scene.dice), [f.box[0] for f in found]
+    for die in scene.dice:
+        nearest = min(found, key=lambda f: math.dist(f.box[0], die.center))
+        assert math.dist(nearest.box[0], die.center) < CENTRE_WITHIN * die.side
+        assert abs(nearest.box[1][0] - die.side) < SIDE_WITHIN * die.side
+
+
+@pytest.mark.parametrize("colour", [(40, 90, 30), (200, 200, 200), (20, 20, 20)])
+def test_nothing_on_a_bare_table(finder, colour):
+    frame = np.full((960, 1280, 3), colour, np.uint8)
+    frame += np.random.default_rng(1).integers(0, 6, frame.shape, dtype=np.uint8)
+    assert finder.find(frame) == []
+
+
+def test_a_die_cut_by_the_frame_is_not_counted():
+    scene = render_scene([5, 5, 5, 5], 41_100, size=(1280, 960), die_side=90, touching=False, distractors=False)
+    right = max(scene.dice, key=lambda d: d.center[0])
+    cut = scene.image[:, : round(right.center[0])]  # the rightmost die cut in half
+    reading = read_dice(cut, Profile())
+    assert all(d.center[0] + d.box[1][0] / 2 <= cut.shape[1] for d in reading.dice)
+    assert len(reading.dice) <= 3
+
+
+def test_a_damaged_network_is_refused_with_the_way_out(tmp_path):
+    path = tmp_path / "dice-finder.onnx"
+    shutil.copy(BUILTIN_PATH, path)
+    shutil.copy(BUILTIN_PATH.with_suffix(".json"), path.with_suffix(".json"))
+    assert DiceFinder.load(path).threshold == builtin_finder().threshold
+    path.write_bytes(path.read_bytes()[:1000])
+    with pytest.raises(FinderError, match="train it again"):
+        DiceFinder.load(path)
+    path.with_suffix(".json").unlink()
+    with pytest.raises(FinderError, match="cannot read"):
+        DiceFinder.load(path)
+
+
+def test_a_network_not_matching_its_description_is_refused(tmp_path):
+    path = tmp_path / "dice-finder.onnx"
+    shutil.copy(BUILTIN_PATH, path)
+    sidecar = json.loads(BUILTIN_PATH.with_suffix(".json").read_text())
+    path.with_suffix(".json").write_text(json.dumps(sidecar | {"onnx_sha256": "0" * 64}))
+    with pytest.raises(FinderError, match="not the one"):
+        DiceFinder.load(path)
+    path.with_suffix(".json").write_text(json.dumps(sidecar | {"input": [3, 100, 100]}))
+    with pytest.raises(FinderError, match="another input"):
+        DiceFinder.load(path)
