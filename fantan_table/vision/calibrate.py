@@ -4,7 +4,8 @@ and measure the result on pictures kept aside.
 The search changes one parameter at a time over a few candidate values (coordinate search), keeping a
 change only when it reads more scenes exactly on the training pictures; a wrong reading the reader was
 sure of costs ten right ones. A candidate is dropped as soon as it can no longer beat the best, which
-keeps calibration to a minute or two for a couple of hundred pictures.
+keeps calibration to a minute or two for a couple of hundred pictures. The first choice searched is how the dice
+are found: the built-in network, or colour and outline thresholds fitted to this table.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import numpy as np
 from ..errors import FantanError
 from .evaluate import Outcome, Report
 from .faces import FaceModel
-from .profile import Profile
+from .profile import LEARNED, SHAPES, Profile
 from .reader import Status, face_crop, read_dice
 
 HOLDOUT_EVERY = 4
@@ -38,6 +39,7 @@ WIDE_SIZES = (0.015, 0.3)
 
 #: profile field -> candidate values; pip settings are searched only when dice are read by their pips.
 SEARCH: dict[str, tuple[Any, ...]] = {
+    "finder": (LEARNED, SHAPES),
     "body_lightness": (12.0, 18.0, 24.0, 32.0, 40.0),
     "body_colour": (10.0, 16.0, 22.0, 30.0),
     "body_darkness": (0.0, 0.3, 0.45),
@@ -94,7 +96,8 @@ def split(pictures: Sequence[Picture]) -> tuple[list[Picture], list[Picture]]:
 def learn_faces(captures: Iterable[Path], profile: Profile) -> FaceModel:
     """Learn each die's faces from pictures named ``DIE_VALUE[_anything].png``, one die in each."""
     crops: dict[tuple[str, int], list[np.ndarray]] = {}
-    wide = replace(profile, die_size=WIDE_SIZES, faces=None)
+    # one die on the table in each capture, often close to the camera: its outline finds it at any size
+    wide = replace(profile, die_size=WIDE_SIZES, faces=None, finder=SHAPES)
     for path in sorted(captures):
         match = FACE_NAME.match(path.stem)
         if match is None:

@@ -19,6 +19,10 @@ from ..settings import Key, declare, example_file, read_settings, values_file
 from .classifier import FaceModel as FaceClassifier
 from .faces import FaceModel
 
+LEARNED: Final = "learned"
+SHAPES: Final = "shapes"
+FINDERS: Final = (LEARNED, SHAPES)
+
 
 class ProfileError(FantanError, ValueError):
     """A profile that cannot be used; the message names the file and the key."""
@@ -28,6 +32,10 @@ class ProfileError(FantanError, ValueError):
 class Profile:
     work_width: int = 640
     """Frames are scaled to this width to find the dice (pips are counted at full resolution)."""
+    finder: str = "learned"
+    """How the dice are found: "learned" (the built-in network, any die size, any table; where the dice it finds
+    cannot be read as a roll, the colour and outline thresholds below are tried too) or "shapes" (those thresholds
+    alone)."""
     die_size: tuple[float, float] = (0.035, 0.12)
     """A die's top face side, as a share of the whole frame's width: smallest and largest."""
     max_aspect: float = 1.3
@@ -102,6 +110,15 @@ KEYS: Final = declare(
         int,
         Profile.work_width,
         "Frames are scaled to this width to find the dice; pips are counted at full resolution.",
+    ),
+    Key(
+        "dice",
+        "finder",
+        str,
+        Profile.finder,
+        '"learned": the built-in network finds the dice at any size on any table; where those cannot be read\n'
+        'as a roll, the [table] and [dice] thresholds below are tried too. "shapes": those thresholds alone\n'
+        "find the dice, by colour and outline.",
     ),
     Key(
         "dice",
@@ -294,6 +311,7 @@ def _validate(p: Profile, path: Path) -> None:
     roi = p.roi
     limits = [  # (key, whether the value is out of range, what it must be)
         ("[reader] work_width", not 160 <= p.work_width <= 4096, "160 to 4096"),
+        ("[dice] finder", p.finder not in FINDERS, '"learned" or "shapes"'),
         ("[dice] size", not 0 < p.die_size[0] < p.die_size[1] < 1, "two shares of the frame width, 0 < min < max < 1"),
         ("[dice] max_aspect", not 1 <= p.max_aspect <= 3, "between 1 and 3"),
         ("[dice] min_squareness", not 0 < p.min_squareness < 1, "between 0 and 1"),

@@ -32,9 +32,10 @@ import numpy as np
 
 from ..rules.dice import open_number
 from .classifier import CLASSES, NOT_A_FACE, builtin_model, die_crop
+from .finder import builtin_finder
 from .marks import Mark, Marks, find_marks
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
-from .profile import Profile
+from .profile import LEARNED, Profile
 from .table_colours import dice_area, printed
 from .topface import NO_ROUND_PIPS, RotatedBox, read_top_face
 
@@ -44,6 +45,14 @@ FACE_MARGIN = 0.09
 """The share of the face at each edge where no pip lies (the rounded edge is shaded)."""
 MOST_DICE = 12
 """The most dice a frame holds when the caller does not say how many to expect (a game of many dice)."""
+CLASSIFIER_ALONE = 0.999
+"""The learned classifier reads a die the pip count could not read when it is at least this sure. Never a blank
+face: a blank needs the count's positive evidence that nothing at all is on it. On the DEV dice the learned finder
+found (stress 600000-600499, byler 121-150), 0.995 let 4 wrong dice in 836, 0.999 1 in 689."""
+ONE_MARK_SURE = 0.99
+"""A count of one pip stands only where the classifier gives the 1 at least this: a gloss spot on a blank die
+counts as one light pip. On the same DEV dice, every blank read as a 1 had the classifier below this (0.86-0.985),
+and 1s it read right were nearly all above."""
 FAILURES: Counter[str] = Counter()
 """Readings that failed on a bug, by exception type, since the program started (see ``read_dice``)."""
 _log = logging.getLogger(__name__)
@@ -113,16 +122,53 @@ def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Readi
             (),
             f"the region of interest {profile.roi} lies outside the {image.shape[1]}x{image.shape[0]} frame",
         )
+    # faces learned from captures were learned from crops of the outlines' boxes: only those boxes suit them. A
+    # camera well to the side (side_faces) sees side faces as large as the top: the network, taught on cameras
+    # within 35 degrees of straight down, may box one, where the outlines' top-face reading tells them apart
+    network = profile.finder == LEARNED and profile.faces is None and not profile.side_faces
+    if network:
+        learned = _reading(frame, origin, _found_by_network(frame), profile, expect, True)
+        if learned.status is Status.OK:
+            return learned
+    shapes = _reading(frame, origin, _found_by_shapes(image, frame, profile, expect), profile, expect, False)
+    if not network or shapes.status is Status.OK:
+        return shapes
+    # neither could read the roll: the network's reason, unless it missed dice its outlines found
+    if expect is None:
+        return learned if len(learned.dice) >= len(shapes.dice) else shapes
+    return learned if len(learned.dice) == expect or len(shapes.dice) != expect else shapes
+
+
+_Found = tuple[list[tuple[RotatedBox, str | None]], float, float]
+"""The boxes found (with any problem seen in a die's shape), the scale they are given at, and a die's height in
+the frame (dice are listed row by row)."""
+
+
+def _found_by_network(frame: np.ndarray) -> _Found:
+    found = builtin_finder().find(frame)
+    boxes: list[tuple[RotatedBox, str | None]] = [
+        (die.box, None) for die in found if _wholly_inside(die.box, frame.shape)
+    ]
+    return boxes, 1.0, float(np.median([die.box[1][0] for die in found])) if found else 1.0
+
+
+def _found_by_shapes(image: np.ndarray, frame: np.ndarray, profile: Profile, expect: int | None) -> _Found:
     scale = min(1.0, profile.work_width / image.shape[1])  # sizes are shares of the whole frame, region or not
     small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
     die_min, die_max = (share * image.shape[1] * scale for share in profile.die_size)
     empty = _empty_for(profile, image, small.shape)
     mask, lab = _body_mask(small, empty, profile, (die_min, die_max), expect or MOST_DICE)
-    boxes = _find_dice(lab, mask, die_min, die_max, profile)
-    dice = [_read_die(frame, box, scale, profile, problem) for box, problem in boxes]
+    return _find_dice(lab, mask, die_min, die_max, profile), scale, die_max / scale
+
+
+def _reading(
+    frame: np.ndarray, origin: tuple[int, int], found: _Found, profile: Profile, expect: int | None, top_boxes: bool
+) -> Reading:
+    boxes, scale, row_height = found
+    dice = [_read_die(frame, box, scale, profile, problem, top_boxes) for box, problem in boxes]
     if not profile.blank_face:
         dice = [d for d in dice if d.value != 0]  # no face of these dice is blank: not a die
-    dice.sort(key=lambda d: (round(d.center[1] / (die_max / scale)), d.center[0]))
+    dice.sort(key=lambda d: (round(d.center[1] / row_height), d.center[0]))
     dice = [
         DieReading(
             d.value, (d.center[0] + origin[0], d.center[1] + origin[1]), _shift(d.box, origin), d.confidence, d.problem
@@ -137,6 +183,12 @@ def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Readi
     if reasons:
         return Reading(Status.UNSURE, tuple(dice), "; ".join(reasons))
     return Reading(Status.OK, tuple(dice), "")
+
+
+def _wholly_inside(box: RotatedBox, shape: tuple[int, ...]) -> bool:
+    """Whether the die's top face lies in the frame: a die cut by the frame's edge is not one of the roll's."""
+    corners = cv2.boxPoints(box)
+    return bool((corners >= 0).all() and (corners[:, 0] <= shape[1]).all() and (corners[:, 1] <= shape[0]).all())
 
 
 # -- 1. die bodies ------------------------------------------------------------------------------
@@ -683,7 +735,11 @@ def face_probabilities(frame: np.ndarray, box: RotatedBox, profile: Profile) -> 
     return np.asarray(model.probabilities(die_crop(frame, box)[None])[0])
 
 
-def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile, problem: str | None) -> DieReading:
+def _read_die(
+    frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile, problem: str | None, top_box: bool = False
+) -> DieReading:
+    """One die in ``box``; ``top_box`` says the box is the top face alone (the network's): only such a box may the
+    classifier read alone, where an outline's box may hold a side face's pips too."""
     (cx, cy), (w, h), angle = box
     full_box: RotatedBox = ((cx / scale, cy / scale), (w / scale, h / scale), angle)
     center = full_box[0]
@@ -705,16 +761,20 @@ def _read_die(frame: np.ndarray, box: RotatedBox, scale: float, profile: Profile
         value, confidence, face_problem = _with_top_face(
             (value, confidence, face_problem), read_top_face(frame, full_box, profile)
         )
-    if value is not None and profile.faces is None and not profile.side_faces:
-        # the classifier learned top faces filling their box: a box that holds side faces too is not for it
+    if profile.faces is None and not profile.side_faces:
+        # the classifier learned top faces filling their box: a box of the shapes finder that holds side faces too
+        # is not for it (the learned finder's box is the top face alone)
         value, confidence, face_problem = _with_classifier(
-            (value, confidence, face_problem), face_probabilities(frame, full_box, profile), profile.contradicted
+            (value, confidence, face_problem),
+            face_probabilities(frame, full_box, profile),
+            profile.contradicted,
+            alone=top_box,
         )
     return DieReading(value, center, full_box, confidence, face_problem)
 
 
 def _with_classifier(
-    read: tuple[int | None, float, str | None], probabilities: np.ndarray, contradicted: float
+    read: tuple[int | None, float, str | None], probabilities: np.ndarray, contradicted: float, alone: bool = False
 ) -> tuple[int | None, float, str | None]:
     """The pip count, unless the learned classifier, which sees the whole crop rather than the marks the count
     picked out, is sure it is wrong: the two fail differently (a blurred pip the count missed, a tile's edge taken
@@ -723,9 +783,18 @@ def _with_classifier(
     Pips in a face's pattern make the crop a face, whatever the classifier thinks of its look (a clean die unlike
     the ones it learned from may seem "not a face" to it): a count of pips is weighed among the faces alone. A
     blank face has no such evidence: "nothing counted" is no proof of a plain face (small or faint pips the count
-    missed read the same), so a blank stands only where the classifier, too, sees a blank face first of all."""
+    missed read the same), so a blank stands only where the classifier, too, sees a blank face first of all.
+
+    One pip is the weakest count (a gloss spot makes one): it needs the classifier ``ONE_MARK_SURE`` of it. Where
+    the count could not read the die at all (pips too small or too blurred to count), a classifier at least
+    ``CLASSIFIER_ALONE`` sure of a face with marks reads it alone, if ``alone`` (the box is the top face alone)."""
     counted = read[0]
     best = CLASSES[int(np.argmax(probabilities))]
+    if counted is None:
+        p_best = float(probabilities[CLASSES.index(best)])
+        if alone and best is not None and best != 0 and p_best >= CLASSIFIER_ALONE:
+            return best, p_best, None  # the count could not tell; the classifier, sure, reads it alone
+        return read
     if counted == 0 and best != 0:
         shown = "not a face" if best is None else str(best)
         return None, 0.0, f"no pips counted, but the learned classifier sees {shown}"
@@ -733,6 +802,9 @@ def _with_classifier(
     if counted != 0:
         faces = 1.0 - float(probabilities[NOT_A_FACE])
         p = p / faces if faces > 0 else 1.0  # all on "not a face": no word on which face
+    one = float(probabilities[CLASSES.index(1)])  # not among the faces alone: a gloss spot may be no face at all
+    if counted == 1 and one < ONE_MARK_SURE:
+        return None, 0.0, f"one pip counted, the learned classifier only {one:.0%} sure of it: a gloss spot on a blank?"
     if p >= contradicted:
         return read
     shown = "not a face" if best is None else str(best)

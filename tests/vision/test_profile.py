@@ -26,10 +26,11 @@ def write(tmp_path, text):
     [
         ("[dice\nsize = 1", "not valid TOML"),
         ("[cup]\nx = 1", "unknown section [cup]"),
-        ("[dice]\nsides = [0.1, 0.2]", "[dice] sides: unknown key; [dice] takes size"),
+        ("[dice]\nsides = [0.1, 0.2]", "[dice] sides: unknown key; [dice] takes finder, size"),
         ("[dice]\nsize = 0.1", "[dice] size: must be [min, max]"),
         ("[dice]\nsize = [0.2, 0.1]", "[dice] size: out of range"),
         ('[pips]\npolarity = "up"', "[pips] polarity: out of range"),
+        ('[dice]\nfinder = "eyes"', "[dice] finder: out of range"),
         ("[pips]\ntop_face = [0.45, 0.5]", "[pips] top_face: out of range"),
         ("[reader]\nwork_width = 64.5", "[reader] work_width: must be a whole number"),
         ("[table]\nroi = [10, 10, 5, 50]", "[table] roi: out of range"),

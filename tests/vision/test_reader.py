@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fantan_table.vision import reader
-from fantan_table.vision.profile import Profile
+from fantan_table.vision.profile import SHAPES, Profile
 from fantan_table.vision.reader import Status, count_pips, face_crop, read_dice
 from fantan_table.vision.render import render_scene
 
@@ -75,13 +75,18 @@ def test_any_other_count_than_expected_is_unsure(scene, count):
 def test_rotating_or_mirroring_never_changes_the_reading(seed, turn, mirror):
     rng = np.random.default_rng(seed)
     s = render_scene([int(v) for v in rng.integers(0, 7, 4)], seed, size=(960, 960))
-    before = read_dice(s.image, expect=4)
     image = np.ascontiguousarray(np.rot90(s.image, turn))
     if mirror:
         image = np.ascontiguousarray(image[:, ::-1])
-    after = read_dice(image, expect=4)
+    outlines = Profile(finder=SHAPES)  # a die's outline has no up: turned, the outlines give the very same reading
+    before, after = read_dice(s.image, outlines, expect=4), read_dice(image, outlines, expect=4)
     assert after.status is before.status
     assert Counter(after.values) == Counter(before.values)
+    # the network learned from upright and mirrored pictures alike, but a turn may move a peak across its
+    # threshold: it may be sure one way and unsure the other, never sure of two different rolls
+    before, after = read_dice(s.image, expect=4), read_dice(image, expect=4)
+    if before.status is after.status is Status.OK:
+        assert Counter(after.values) == Counter(before.values)
 
 
 def test_a_coin_and_a_tile_edge_are_not_dice(scene):
@@ -103,7 +108,7 @@ def test_cocked_die_is_unsure(scene):
     image[y0 + half // 2 : y0 + half // 2 + half, x0 : x0 + 2 * half] = squashed
     reading = read_dice(image, expect=2)
     assert reading.status is Status.UNSURE
-    assert "not square" in reading.message or "size" in reading.message
+    assert any(why in reading.message for why in ("not square", "size", "cocked")), reading.message
 
 
 def test_not_a_picture_is_an_error():
@@ -235,11 +240,13 @@ def test_empty_table_frame_finds_dice_on_a_busy_table(scene):
     for frame in (table, image := s.image.copy()):
         cv2.rectangle(frame, (30, 30), (150, 110), (200, 220, 230), -1)  # a patch the size of a couple of dice
     del table
-    with_empty = read_dice(image, Profile().with_empty(_with_patch(empty)), expect=3)
+    outlines = Profile(finder=SHAPES)  # the empty frame is the outline finder's aid; the network needs none
+    with_empty = read_dice(image, outlines.with_empty(_with_patch(empty)), expect=3)
     assert with_empty.status is Status.OK, with_empty.message
     assert values_of(with_empty) == [1, 4, 6]
-    without = read_dice(image, expect=3)
+    without = read_dice(image, outlines, expect=3)
     assert without.status is Status.UNSURE
+    assert values_of(read_dice(image, expect=3)) == [1, 4, 6]
 
 
 def _with_patch(frame):
@@ -303,7 +310,7 @@ def test_light_pips_joined_by_a_thin_bridge_are_pips_and_a_light_blotch_is_not()
     assert got is None and problem is not None and "too large" in problem
 
 
-@pytest.mark.parametrize("index", [2032, 2046, 2405, 2598, 3080, 3297])
+@pytest.mark.parametrize("index", [2032, 2046, 2405, 3080, 3297])
 def test_a_glint_joining_light_pips_is_not_one_big_mark(index):
     """Scenes rendered like make bench's, past its 2,000: a glint on a coloured six, white like its pips, joins
     two of them into one mark too large for a pip (each was unsure). Opened, the glow's bridge falls away."""
@@ -316,7 +323,7 @@ def test_a_glint_joining_light_pips_is_not_one_big_mark(index):
     assert values_of(reading) == sorted(s.values)
 
 
-@pytest.mark.parametrize("index", [737, 941, 947, 1193, 1674, 1181, 1247, 1829, 691, 762, 346, 196, 312])
+@pytest.mark.parametrize("index", [941, 947, 1193, 1674, 1181, 1247, 1829, 691, 762, 346, 196, 312])
 def test_benchmark_scenes_once_missed_read_exactly(index):
     """From make bench's synthetic set: a faint coin on wood taken for a die (737 ... 1674), a dark pip with
     glare on it left out of its face's pattern (1181, 1247, 1829), two dice of one colour pressed together with
@@ -331,6 +338,17 @@ def test_benchmark_scenes_once_missed_read_exactly(index):
     assert reading.status is Status.OK, reading.message
     assert values_of(reading) == sorted(s.values)
     assert read_dice(s.image, expect=4) == reading
+
+
+@pytest.mark.parametrize("index", [737, 2598])
+def test_a_one_the_classifier_doubts_is_unsure_never_a_blank_or_a_one(index):
+    """Two of the scenes above (a 1 among them), read before one pip needed the classifier 99 % sure of it: a gloss
+    spot on a blank die counts as one pip too. Unsure costs a roll; a blank paid as a 1 costs money."""
+    from fantan_table.vision.render import random_faces
+
+    values = random_faces(np.random.default_rng([index, 7]), 4, (0, 1, 2, 3, 4, 5, 6))
+    reading = read_dice(render_scene(values, 500_000 + index).image, expect=4)
+    assert reading.status is Status.UNSURE and "gloss spot" in reading.message
 
 
 def _dark_dice_on_a_light_table(values: tuple[int, ...], shadow: bool = False) -> np.ndarray:

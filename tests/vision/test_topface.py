@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fantan_table.vision.profile import Profile
+from fantan_table.vision.profile import SHAPES, Profile
 from fantan_table.vision.reader import NOT_SQUARE, RAGGED, Status, _read_die, read_dice
 from fantan_table.vision.topface import ROUND, Mark, _between, marks_on_die, read_top_face
 
@@ -82,9 +82,11 @@ def test_without_side_faces_a_die_showing_its_sides_is_not_read():
 
 def test_a_box_that_takes_in_a_side_faces_pips_is_unsure_and_the_top_face_reads_the_die():
     picture, _ = slanted_die(2, (1, 3), 26, 63)
-    boxed = read_dice(picture, Profile(blank_face=False)).dice[0]  # the box's crop takes in the front's 1
+    outlines = Profile(blank_face=False, finder=SHAPES)
+    boxed = read_dice(picture, outlines).dice[0]  # the outline's box takes in the front's 1
     assert boxed.value is None and "1 pips counted, but 3 marks" in (boxed.problem or "")
     assert read_dice(picture, SLANTED).values == (2,)
+    assert read_dice(picture, Profile(blank_face=False)).values in ((), (2,))  # by default: right or unsure
 
 
 def test_a_die_not_square_for_its_sides_is_read_by_its_top_face():
@@ -103,7 +105,8 @@ def test_a_pipless_scrap_beside_the_dice_is_no_die_when_no_face_is_blank():
     picture, _ = slanted_die(3, (1, 2), 30, 60)
     cv2.rectangle(picture, (60, 300), (150, 345), IVORY, -1)
     cv2.line(picture, (75, 322), (135, 322), (30, 30, 30), 3)
-    assert read_dice(picture, Profile(blank_face=False)).status is Status.UNSURE  # the tag: not square
+    assert read_dice(picture, Profile(blank_face=False, finder=SHAPES)).status is Status.UNSURE  # the tag: not square
+    assert read_dice(picture, Profile(blank_face=False), expect=1).values == (3,)  # the network sees no die in it
     assert read_dice(picture, SLANTED, expect=1).values == (3,)
     assert read_dice(picture, SLANTED, expect=1).status is Status.OK
     with_blank = read_dice(picture, Profile(side_faces=True))  # piecepack dice have a blank face: still unsure
