@@ -21,6 +21,13 @@ def count_off(state: TensState) -> list[str]:
     return [names[(state.roller + n) % len(names)] for n in range(sum(state.dice))]
 
 
+def reading_screen(state: TensState) -> Screen:
+    """The cup is off and the camera reads the roll for the first player: the hand's heading, as every other screen
+    of the game has it (a Collecting Tens night has hands, not Fan Tan's rounds), and whose roll it is."""
+    head = f"Hand {state.hand}  pot {format_cents(state.money.in_pot)}"
+    return Status(head, "READING", ("the dice", f"{state.players[state.roller]}'s roll"))
+
+
 def tens_screens(state: TensState) -> list[Screen]:
     names, pot = state.players, format_cents(state.money.in_pot)
     head = f"Hand {state.hand}  pot {pot}"

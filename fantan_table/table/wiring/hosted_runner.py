@@ -18,7 +18,7 @@ from typing import Any
 from ...devices.buttons import ButtonEvent
 from ...devices.camera import CameraError
 from ...devices.display import DisplayError
-from ...devices.display.screens import Fault, Problem, Reading, Screen
+from ...devices.display.screens import Fault, Problem, Screen
 from ...devices.pins import ButtonName
 from ...rules.errors import RulesError
 from ...rules.sevens.game import SevensState
@@ -32,7 +32,7 @@ from ..core.hosting import HostedTable
 from ..core.sevens_table import SevensTable
 from ..core.tens_table import TensTable
 from ..show.sevens_present import sevens_screens
-from ..show.tens_present import tens_screens
+from ..show.tens_present import reading_screen, tens_screens
 from .hardware import Devices
 from .runner import CAMERA_RETRY_SECONDS, SCREEN_SECONDS
 from .watcher import CupWatcher
@@ -206,7 +206,7 @@ class TensRunner(HostedRunner):
         decided = reading if force else self.watcher.feed(reading)
         if decided is None:
             if self.watcher.armed and len(reading.dice) == FIRST_ROLL_DICE:
-                self._show([Reading(self.table.state.hand)])
+                self._show([reading_screen(self.table.state)])
             return
         self.watcher.disarm()
         try:
