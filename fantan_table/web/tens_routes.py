@@ -14,11 +14,13 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 
 from ..devices.display.screens import text_lines
+from ..rules.errors import GameError
 from ..rules.money import format_cents
 from ..rules.tens.game import Stage, TensState
 from ..rules.tens.hosted import TENS
 from ..table.core.codec import reading_to_json
 from ..table.core.journal import JournalError, read_frame
+from ..table.core.tens_table import TensTable
 from ..table.show.tens_present import count_off
 from ..table.wiring.owner import View
 from .http import Refusal, json_body
@@ -148,9 +150,10 @@ def add_tens_routes(app: FastAPI, routes: Routes, owner_view: Any) -> None:
     # -- the banker's entries ----------------------------------------------------------------------------------
     @app.post("/api/banker/tens")
     async def banker(request: Request) -> dict[str, Any]:
-        """The banker's entry: ``roll`` (the four dice typed, the camera's fallback), ``deal``, ``took``, ``drew``,
-        ``discarded`` (real dominoes: no tile named), ``tile`` (one tile of a hand being declared), ``untile``
-        (take the last back), ``declare``, ``next``, ``end``."""
+        """The banker's entry: ``roll`` (the four dice typed, the camera's fallback: checked and answered with the
+        first player they count off; only a second request with ``"confirm": true`` rolls them), ``deal``,
+        ``took``, ``drew``, ``discarded`` (real dominoes: no tile named), ``tile`` (one tile of a hand being
+        declared), ``untile`` (take the last back), ``declare``, ``next``, ``end``."""
         routes.require_banker(request)
         body = await json_body(request)
         action = body.get("action")
@@ -159,7 +162,12 @@ def add_tens_routes(app: FastAPI, routes: Routes, owner_view: Any) -> None:
                 values = body.get("values")
                 if not isinstance(values, list) or not all(type(v) is int and 0 <= v <= MAX_DICE_VALUE for v in values):
                     raise Refusal(400, "values must be the four dice's faces, e.g. [0, 3, 5, 2]")
-                await routes.command(lambda night: night.tens.roll(values, by="the banker (web)"))
+                if body.get("confirm") is not True:
+                    return {"preview": await routes.command(lambda night: _roll_preview(night.tens, values))}
+                hand = body.get("hand")  # the hand the preview was for: the camera may have read a roll since
+                if hand is not None and type(hand) is not int:
+                    raise Refusal(400, "hand is the number of the hand whose roll the dice were checked for")
+                await routes.command(lambda night: _roll_typed(night.tens, values, hand))
             case "deal":
                 await routes.command(lambda night: night.tens.deal())
             case "took" | "drew" | "discarded" | "declare":
@@ -180,6 +188,23 @@ def add_tens_routes(app: FastAPI, routes: Routes, owner_view: Any) -> None:
                     f"unknown action {action!r}: roll, deal, took, drew, discarded, tile, untile, declare, next or end",
                 )
         return routes.state(request)
+
+
+def _roll_preview(table: TensTable, values: list[int]) -> dict[str, Any]:
+    """What typed dice would do, nothing changed: their total and the count-off to the first player."""
+    after = table.check_roll(values)
+    assert after.first is not None  # a roll the rules take names the first player
+    first = after.players[after.first]
+    return {"hand": after.hand, "dice": values, "total": sum(values), "count_off": count_off(after), "first": first}
+
+
+def _roll_typed(table: TensTable, values: list[int], hand: int | None) -> None:
+    """The typed dice the banker confirmed, as the roll of the hand they were checked for."""
+    if hand is not None and hand != table.state.hand:
+        raise GameError(
+            f"those dice were checked for hand {hand}'s roll; it is hand {table.state.hand} now: check again"
+        )
+    table.roll(values, by="the banker (web)")
 
 
 def _turn(table: Any, action: str, player: str) -> None:

@@ -117,7 +117,7 @@ def test_a_tens_night_killed_mid_hand_resumes_with_nothing_lost(tmp_path: Path) 
     with running(config) as table:
         table.login()
         assert table.state()["plays"] == "tens"
-        table.post("/api/banker/tens", {"action": "roll", "values": [1, 1, 2, 2]})  # typed: 6 counts off Cy
+        table.post("/api/banker/tens", {"action": "roll", "values": [1, 1, 2, 2], "confirm": True})  # 6: Cy
         table.post("/api/banker/tens", {"action": "deal"})
         table.post("/api/banker/tens", {"action": "discarded", "player": "Cy"})
         table.post("/api/banker/tens", {"action": "took", "player": "Ann"})

@@ -28,7 +28,7 @@ def tens(rig: HostedRig) -> TensTable:
 def test_a_phone_sees_its_own_tiles_and_moves_only_for_its_player(tmp_path: Path) -> None:
     with hosted_rig(tmp_path / "state", TensConfig(PLAYERS, dominoes=Dominoes.VIRTUAL)) as rig:
         rig.login()
-        rig.post("/api/banker/tens", {"action": "roll", "values": [1, 1, 2, 2]})  # six counts off Cy, from Ann
+        rig.post("/api/banker/tens", {"action": "roll", "values": [1, 1, 2, 2], "confirm": True})  # six: Cy
         assert rig.post("/api/banker/tens", {"action": "deal"}).json()["turn"] == "Cy"
         table = tens(rig)
         hand = [t for t in table.state.tiles.hands[2] if t is not None]  # type: ignore[union-attr]
@@ -56,7 +56,7 @@ def test_the_banker_enters_a_declared_hand_tile_by_tile_and_the_checker_has_the_
         rig.login()
         bad = rig.post("/api/banker/tens", {"action": "roll", "values": [0, 0, 0, 0]})
         assert bad.status_code in (400, 409) and "roll the four dice again" in bad.json()["error"]
-        state = rig.post("/api/banker/tens", {"action": "roll", "values": [1, 1, 2, 2]}).json()
+        state = rig.post("/api/banker/tens", {"action": "roll", "values": [1, 1, 2, 2], "confirm": True}).json()
         assert state["first"] == "Cy" and state["count_off"] == ["Ann", "Bob", "Cy", "Ann", "Bob", "Cy"]
         rig.post("/api/banker/tens", {"action": "deal"})
         rig.post("/api/banker/tens", {"action": "discarded", "player": "Cy"})
@@ -72,3 +72,33 @@ def test_the_banker_enters_a_declared_hand_tile_by_tile_and_the_checker_has_the_
         won = rig.post("/api/banker/tens", {"action": "declare", "player": "Ann"}).json()
         assert won["stage"] == "showing" and won["last_hand"]["winner"] == "Ann" and won["last_hand"]["pot"] == "$3.00"
         assert won["players"][0]["balance_cents"] == 2000 - 100 + 300
+
+
+def test_dice_typed_by_the_banker_are_shown_with_the_first_player_and_rolled_only_when_confirmed(
+    tmp_path: Path,
+) -> None:
+    with hosted_rig(tmp_path / "state", TensConfig(PLAYERS, dominoes=Dominoes.PHYSICAL)) as rig:
+        rig.login()
+        table = tens(rig)
+        events = len(table.journal.events())
+        checked = rig.post("/api/banker/tens", {"action": "roll", "values": [1, 1, 2, 2]})
+        assert checked.status_code == 200
+        assert checked.json()["preview"] == {
+            "hand": 1,
+            "dice": [1, 1, 2, 2],
+            "total": 6,
+            "count_off": ["Ann", "Bob", "Cy", "Ann", "Bob", "Cy"],
+            "first": "Cy",
+        }
+        assert len(table.journal.events()) == events and table.state.dice is None  # checked, nothing kept
+        blanks = rig.post("/api/banker/tens", {"action": "roll", "values": [0, 0, 0, 0]})
+        assert blanks.status_code == 409 and "counts off nobody" in blanks.json()["error"]
+        stale = rig.post("/api/banker/tens", {"action": "roll", "values": [1, 1, 2, 2], "hand": 2, "confirm": True})
+        assert stale.status_code == 409 and "checked for hand 2's roll; it is hand 1 now" in stale.json()["error"]
+        assert table.state.dice is None
+        rolled = rig.post("/api/banker/tens", {"action": "roll", "values": [1, 1, 2, 2], "hand": 1, "confirm": True})
+        assert rolled.status_code == 200 and rolled.json()["first"] == "Cy" and rolled.json()["stage"] == "dealing"
+        kept = table.latest_reading
+        assert kept is not None and kept.source == "hand" and kept.message == "entered by the banker (web)"
+        again = rig.post("/api/banker/tens", {"action": "roll", "values": [3, 1, 2, 2]})
+        assert again.status_code == 409  # the roll is made: no preview of another

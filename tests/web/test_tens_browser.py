@@ -40,7 +40,13 @@ def test_a_hand_of_virtual_dominoes_played_from_the_phones(tmp_path: Path, brows
         banker = banker_page(browser, url)
         banker.fill("#tens-dice", "1 1 2 2")  # the camera's fallback: six, counted off from Ann, is Cy
         banker.click("#tens-roll-form button[type=submit]")
+        expect(banker.locator("#tens-roll-preview")).to_have_text(
+            "Dice 1 1 2 2 = 6: counting off from Ann, Cy plays first."
+        )
+        assert table.state.dice is None  # shown, not rolled: a typing slip would pick the wrong first player
+        banker.click("#tens-roll-confirm")
         expect(banker.locator("#tens-roll-text")).to_contain_text("Counting off from Ann: Ann, Bob, Cy, Ann, Bob, Cy")
+        expect(banker.locator("#tens-roll-check")).to_be_hidden()
         banker.click('#tens-banker button[data-tens="deal"]')
         phones = {name: browser.new_page(viewport=PHONE) for name in PLAYERS}
         for name, phone in phones.items():
@@ -80,8 +86,18 @@ def test_a_hand_of_real_dominoes_kept_by_the_banker(tmp_path: Path, browser: Bro
         table = ctx.owner.night.table
         assert isinstance(table, TensTable)
         banker = banker_page(browser, url)
+        banker.fill("#tens-dice", "1 1 9 2")  # a slip: refused with the dice the table rolls
+        banker.click("#tens-roll-form button[type=submit]")
+        expect(banker.locator("#message")).to_contain_text("values must be the four dice's faces")
+        expect(banker.locator("#tens-roll-check")).to_be_hidden()
         banker.fill("#tens-dice", "1 1 2 2")
         banker.click("#tens-roll-form button[type=submit]")
+        expect(banker.locator("#tens-roll-preview")).to_contain_text("Cy plays first")
+        banker.click("#tens-roll-cancel")  # cancelled: nothing rolled
+        expect(banker.locator("#tens-roll-check")).to_be_hidden()
+        assert table.state.dice is None
+        banker.click("#tens-roll-form button[type=submit]")
+        banker.click("#tens-roll-confirm")
         expect(banker.locator("#tens-status")).to_contain_text("Cy plays first")
         banker.click('#tens-banker button[data-tens="deal"]')
         expect(banker.locator("#tens-status")).to_contain_text("Cy: declare, or discard")

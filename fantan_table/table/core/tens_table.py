@@ -124,16 +124,23 @@ class TensTable(HostedTable[TensState, TensEvent]):
             if ok:
                 self._do(Rolled(tuple(reading.values)))
 
+    def check_roll(self, values: Sequence[int]) -> TensState:
+        """Dice typed by hand, checked as :meth:`roll` checks them but not rolled: the state they would make, whose
+        count-off names the first player. The banker sees who that is and confirms (a typing slip would pick the
+        wrong first player)."""
+        with self._lock:
+            return self._check_roll(tuple(values))
+
     @property
     def latest_reading(self) -> ReadingRecord | None:
         """The last reading of this hand's roll for the first player, if any."""
         kept = self._readings.get(self.state.hand)
         return kept[-1] if kept else None
 
-    def _check_roll(self, values: tuple[int, ...]) -> None:
-        """Refuse a roll the rules would refuse, before its reading is kept as the roll."""
+    def _check_roll(self, values: tuple[int, ...]) -> TensState:
+        """Refuse a roll the rules would refuse, before its reading is kept as the roll; the state it would make."""
         self.dice.check(values)
-        self.game.apply(self.state, Rolled(values), self._clock())  # pure: the state is a frozen value
+        return self.game.apply(self.state, Rolled(values), self._clock())  # pure: the state is a frozen value
 
     def _keep(self, record: ReadingRecord) -> None:
         hand = self.state.hand  # on disk first: then the table and its screens know it

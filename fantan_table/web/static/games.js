@@ -200,6 +200,7 @@ function drawTens(s) {
     if (b.tagName === "BUTTON") b.hidden = !actions.includes(b.dataset.tens);
   }
   only(document.getElementById("tens-roll-form"), actions.includes("roll"));
+  if (!actions.includes("roll")) forgetTypedRoll();  // the camera read the roll meanwhile, or the hand moved on
   only(document.getElementById("tens-tile-form"), actions.includes("tile"));
   document.getElementById("tens-entered").textContent = s.entered.length
     ? `Entered (${s.entered.length} of 10): ${s.entered.join(" ")}` : "";
@@ -218,10 +219,32 @@ for (const b of document.querySelectorAll("#tens-banker button[data-tens]")) {
     send("/api/banker/tens", { action: b.dataset.tens, player: state.turn });
   });
 }
-document.getElementById("tens-roll-form").addEventListener("submit", (e) => {
+// dice by hand: checked and shown with the first player they count off; rolled only when the banker confirms
+let typedRoll = null;
+
+function forgetTypedRoll() {
+  document.getElementById("tens-roll-check").hidden = true;
+  typedRoll = null;
+}
+
+document.getElementById("tens-roll-form").addEventListener("submit", async (e) => {
   e.preventDefault();
-  send("/api/banker/tens", { action: "roll", values: words(document.getElementById("tens-dice").value).map(Number) });
+  const values = words(document.getElementById("tens-dice").value).map(Number);
+  const checked = await send("/api/banker/tens", { action: "roll", values });
+  forgetTypedRoll();
+  if (!checked) return;
+  const p = checked.preview;
+  typedRoll = { values, hand: p.hand };
+  document.getElementById("tens-roll-preview").textContent =
+    `Dice ${p.dice.join(" ")} = ${p.total}: counting off from ${p.count_off[0]}, ${p.first} plays first.`;
+  document.getElementById("tens-roll-check").hidden = false;
 });
+document.getElementById("tens-roll-confirm").addEventListener("click", async () => {
+  const roll = typedRoll;
+  forgetTypedRoll();
+  if (roll) await send("/api/banker/tens", { action: "roll", values: roll.values, hand: roll.hand, confirm: true });
+});
+document.getElementById("tens-roll-cancel").addEventListener("click", forgetTypedRoll);
 document.getElementById("tens-tile-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = document.getElementById("tens-tile");
