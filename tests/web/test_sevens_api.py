@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from fantan_table.rules.sevens.cards import parse_card
 from fantan_table.rules.sevens.events import SevensSetup
 from fantan_table.rules.sevens.options import RULES_001, Agreed, CardMode
 from fantan_table.table.core.sevens_table import SevensTable
 
+from . import sevens_revoke as revoke
 from .hosted import HostedRig, hosted_rig
 
 PLAYERS = ("Ann", "Bob", "Cy")
@@ -102,3 +104,57 @@ def test_the_banker_enters_real_cards_and_each_bad_entry_is_refused_by_its_rule(
         assert passed["pool"] == 6 and passed["players"][0]["chips"] == 47  # ante, short hand, the pass (001)
         assert passed["moves"][-1] == {"n": 2, "player": "Ann", "kind": "pass", "card": None}
         assert parse_card("7H") in sevens(rig).state.hand.layout.cards()  # type: ignore[union-attr]
+
+
+def test_a_revoke_is_claimed_against_the_hands_shown_and_paid_before_the_hand_is_settled(tmp_path: Path) -> None:
+    with hosted_rig(tmp_path / "state", revoke.SETUP) as rig:
+        rig.login()
+        table = sevens(rig)
+        rig.post("/api/banker/sevens", {"action": "dealer", "cards": list(revoke.DEALER_CARDS)})
+        rig.post("/api/banker/sevens", {"action": "deal"})
+
+        def enter(action: str, player: str, card: str | None) -> None:
+            body = {"action": action, "player": player} | ({"card": card} if card else {})
+            reply = rig.post("/api/banker/sevens", body)
+            assert reply.status_code == 200, reply.text
+
+        early = rig.post("/api/banker/sevens", {"action": "revoke", "move": 2, "shown": {}})
+        assert early.status_code == 409 and "once the hand is over" in early.json()["error"]
+        revoke.play_to_the_end(lambda: table.state, enter)
+        state = table.state
+        shown = revoke.hands_shown(state)
+        before = rig.state()
+        assert before["actions"] == ["revoke", "out"]
+
+        def claim(move: object, hands: object) -> Any:
+            return rig.post("/api/banker/sevens", {"action": "revoke", "move": move, "shown": hands})
+
+        not_a_pass = claim(1, {"Cy": shown["Cy"]})
+        assert not_a_pass.status_code == 409 and "move 1 was not a pass" in not_a_pass.json()["error"]
+        unseen = claim(revoke.REVOKE, {"Bob": shown["Bob"]})  # Ann's hand is not shown: nothing to decide by
+        assert unseen.status_code == 409 and "a revoke is decided against the cards shown" in unseen.json()["error"]
+        honest = claim(revoke.HONEST, {"Bob": shown["Bob"]})
+        assert honest.status_code == 409 and "could not play at move 3" in honest.json()["error"]
+        miscounted = claim(revoke.REVOKE, {"Ann": shown["Ann"][:-1]})
+        assert miscounted.status_code == 409 and "by the table's count" in miscounted.json()["error"]
+        assert claim("2", shown).status_code == 400  # a move is its number
+        assert claim(revoke.REVOKE, {"Dee": []}).status_code == 404  # nobody called Dee
+        assert rig.state()["players"] == before["players"] and table.state.hand == state.hand  # nothing changed
+
+        upheld = claim(revoke.REVOKE, shown)
+        assert upheld.status_code == 200, upheld.text
+        paid = revoke.paid_for_the_seven(state, shown)
+        after = upheld.json()
+        assert after["pool"] == before["pool"] + 3  # three chips to the pool (001), won with it by the hand's winner
+        for was, now in zip(before["players"], after["players"], strict=True):
+            penalty = 3 if now["name"] == "Ann" else 0
+            assert now["chips"] == was["chips"] - penalty + paid[now["name"]], now["name"]
+        again = claim(revoke.REVOKE, shown)
+        assert again.status_code == 409 and "already claimed" in again.json()["error"]
+
+        left = {name: len(cards) for name, cards in shown.items()}
+        settled = rig.post("/api/banker/sevens", {"action": "out", "cards_left": left}).json()
+        assert settled["last_hand"]["revokes"] == 1 and settled["stage"] == "dealing"
+        assert sum(p["chips"] for p in settled["players"]) + settled["pool"] == 3 * 50  # not a chip made or lost
+        late = claim(revoke.HONEST, shown)
+        assert late.status_code == 409 and "before its chips are settled" in late.json()["error"]

@@ -12,6 +12,7 @@ from fantan_table.rules.sevens.events import SevensSetup
 from fantan_table.rules.sevens.options import RULES_001, Agreed, CardMode
 from fantan_table.table.core.sevens_table import SevensTable
 
+from . import sevens_revoke as revoke
 from .conftest import PIN
 from .hosted import hosted_server
 from .test_browser import ARTIFACTS, browser  # noqa: F401  (fixtures)
@@ -128,3 +129,57 @@ def _wait_for_move(table: SevensTable, moves: int) -> None:
             return
         time.sleep(0.02)
     raise AssertionError(f"move {moves} was not taken")
+
+
+def test_a_revoke_is_claimed_on_the_banker_page_by_choosing_the_pass_and_typing_the_hands(
+    tmp_path: Path,
+    browser: Browser,  # noqa: F811
+) -> None:
+    with hosted_server(tmp_path / "state", revoke.SETUP) as (url, ctx, _):
+        table = ctx.owner.night.table
+        assert isinstance(table, SevensTable)
+        banker = banker_page(browser, url)
+        banker.fill("#sevens-dealer-cards", " ".join(revoke.DEALER_CARDS))
+        banker.click("#sevens-dealer button[type=submit]")
+        banker.click('[data-sevens="deal"]')
+        expect(banker.locator("#sevens-turn")).to_have_text("Cy")
+
+        def enter(action: str, player: str, card: str | None) -> None:  # the hand itself, as the API test enters it
+            if action == "play":
+                ctx.owner.call(lambda night: night.sevens.play(player, card or ""))
+            else:
+                ctx.owner.call(lambda night: night.sevens.pass_turn(player))
+
+        revoke.play_to_the_end(lambda: table.state, enter)
+        state = table.state
+        shown = revoke.hands_shown(state)
+        expect(banker.locator("#sevens-revoke")).to_be_visible()
+        moves = banker.locator("#sevens-move-list li")  # every move numbered, for everyone: a claim names a pass
+        assert state.hand is not None
+        expect(moves).to_have_count(len(state.hand.moves))
+        expect(moves.nth(0)).to_have_text("Cy played 7♥")
+        expect(moves.nth(1)).to_have_text("Ann passed")
+        passes = banker.locator("#revoke-move option")
+        expect(passes.nth(0)).to_have_text("move 2: Ann passed")
+        expect(passes.nth(1)).to_have_text("move 3: Bob passed")
+
+        def show(hands: dict[str, list[str]]) -> None:
+            for name in revoke.PLAYERS:
+                banker.fill(f'#revoke-hands input[data-shown="{name}"]', " ".join(hands.get(name, [])))
+
+        banker.select_option("#revoke-move", str(revoke.HONEST))
+        show({"Bob": shown["Bob"]})
+        banker.click("#sevens-revoke button[type=submit]")
+        expect(banker.locator("#message")).to_contain_text("could not play at move 3")
+        banker.select_option("#revoke-move", str(revoke.REVOKE))
+        show(shown)
+        ARTIFACTS.mkdir(exist_ok=True)
+        banker.screenshot(path=str(ARTIFACTS / "sevens-revoke-360.png"), full_page=True)
+        chips_before = table.state.chips.seats
+        banker.click("#sevens-revoke button[type=submit]")
+        paid = revoke.paid_for_the_seven(state, shown)
+        ann = chips_before[0] - 3 + paid["Ann"]
+        expect(banker.locator('#sevens-players tr[data-player="Ann"] td').nth(1)).to_have_text(str(ann))
+        banker.click("#sevens-out button[type=submit]")  # the table's count of each hand, as filled in
+        expect(banker.locator("#sevens-last")).to_contain_text("(1 revoke paid)")
+        assert table.state.results[0].revokes and sum(table.state.chips.seats) + table.state.chips.pool == 3 * 50

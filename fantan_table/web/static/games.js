@@ -61,7 +61,18 @@ function drawSevens(s) {
     ? `Hand ${last.number}: ${last.winner} went out and took the pool of ${last.pool}` +
       (last.revokes ? ` (${last.revokes} revoke${last.revokes > 1 ? "s" : ""} paid)` : "") + "."
     : "";
+  setHtml(document.getElementById("sevens-move-list"), s.moves.map((m) =>
+    `<li value="${m.n}">${escapeHtml(m.player)} ${moveWords(m)}</li>`).join(""));
   drawSevensBanker(s);
+}
+
+// a move as the numbered list says it (a revoke claim names a pass by its number)
+function moveWords(m) {
+  if (m.kind === "play") {
+    const { rank, symbol } = cardLabel(m.card);
+    return `played ${rank}${symbol}`;
+  }
+  return m.kind === "pass" ? "passed" : "drew from the dummy";
 }
 
 // the layout: one fan per suit, every rank from its low end to its high end, the seven in the middle
@@ -103,14 +114,24 @@ function drawSevensBanker(s) {
   only(document.getElementById("sevens-play"), actions.includes("play"));
   only(document.querySelector('#sevens-play [data-sevens="draw"]'), actions.includes("draw"));
   only(document.getElementById("sevens-out"), actions.includes("out"));
-  only(document.getElementById("sevens-revoke"), actions.includes("revoke"));
+  const passes = s.moves.filter((m) => m.kind === "pass");
+  only(document.getElementById("sevens-revoke"), actions.includes("revoke") && passes.length > 0);
+  setHtml(document.getElementById("revoke-move"), passes.map((m) =>
+    `<option value="${m.n}">move ${m.n}: ${escapeHtml(m.player)} passed</option>`).join(""));
   document.getElementById("sevens-turn").textContent = s.turn || "";
   const left = document.getElementById("sevens-left");
+  const shown = document.getElementById("revoke-hands");
   const names = s.players.map((p) => p.name).join("|");
   if (left.dataset.names !== names) {
     left.dataset.names = names;
     left.innerHTML = s.players.map((p) => `<label>${escapeHtml(p.name)} <input type="number" min="0" max="52" ` +
       `data-left="${escapeHtml(p.name)}" value="${p.cards ?? 0}"></label>`).join("");
+    shown.innerHTML = s.players.map((p) => `<label>${escapeHtml(p.name)} <input data-shown="${escapeHtml(p.name)}" ` +
+      'placeholder="7H 2C" autocomplete="off"></label>').join("");
+  }
+  if (shown.dataset.hand !== String(s.round)) {  // a new hand: last hand's cards shown are no news
+    shown.dataset.hand = String(s.round);
+    for (const input of shown.querySelectorAll("input")) input.value = "";
   }
   const filled = `${s.round}/${s.stage}`;
   if (left.dataset.filled !== filled) {  // the table's count, once per stage: then the banker's own corrections stay
@@ -149,10 +170,9 @@ document.getElementById("sevens-out").addEventListener("submit", (e) => {
 });
 document.getElementById("sevens-revoke").addEventListener("submit", (e) => {
   e.preventDefault();
-  const shown = {};
-  for (const part of document.getElementById("revoke-shown").value.split(";")) {
-    const [name, cards] = part.split(":");
-    if (name && cards !== undefined) shown[name.trim()] = words(cards);
+  const shown = {};  // only the hands typed in: a hand left empty is not shown
+  for (const input of document.querySelectorAll("#revoke-hands input")) {
+    if (words(input.value).length) shown[input.dataset.shown] = words(input.value);
   }
   send("/api/banker/sevens", { action: "revoke", move: Number(document.getElementById("revoke-move").value), shown });
 });
