@@ -128,10 +128,22 @@ def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Readi
     network = profile.finder == LEARNED and profile.faces is None and not profile.side_faces
     if network:
         learned = _reading(frame, origin, _found_by_network(frame), profile, expect, True)
-        if learned.status is Status.OK:
+        if learned.status is Status.OK and expect is not None:
             return learned
     shapes = _reading(frame, origin, _found_by_shapes(image, frame, profile, expect), profile, expect, False)
-    if not network or shapes.status is Status.OK:
+    if not network:
+        return shapes
+    if learned.status is Status.OK:
+        # no count to check it against: a blank die the network missed, or a plain coin it took for one, would
+        # go unnoticed; the outlines must find as many dice
+        if len(shapes.dice) == len(learned.dice):
+            return learned
+        return Reading(
+            Status.UNSURE,
+            learned.dice,
+            f"the network finds {len(learned.dice)} dice, their outlines {len(shapes.dice)}: say how many",
+        )
+    if shapes.status is Status.OK:
         return shapes
     # neither could read the roll: the network's reason, unless it missed dice its outlines found
     if expect is None:

@@ -72,5 +72,7 @@ def test_expect_0_means_the_number_varies_for_read_and_eval_as_for_calibrate(ren
     assert main(["read", str(first), "--json", "--expect", "0"]) == 0
     assert json.loads(capsys.readouterr().out)["status"] == "ok"  # not "found 4 dice, expected 0"
     assert main(["eval", str(rendered), "--expect", "0", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["exact_scene_rate"] >= 0.83
+    report = json.loads(capsys.readouterr().out)
+    # with no count to check against, a roll the two finders count differently is unsure (a blank die missed)
+    assert report["exact_scene_rate"] >= 0.66 and report["wrong_when_ok"] == 0
     assert main(["read", str(first), "--expect", "-1"]) == 2
