@@ -148,3 +148,40 @@ def test_the_banker_seats_a_newcomer_and_lets_a_player_go_from_a_phone(server, b
     ARTIFACTS.mkdir(exist_ok=True)
     banker.locator("#seats").screenshot(path=str(ARTIFACTS / "banker-seats.png"))
     assert [p.name for p in ctx.owner.view.state.game.players] == ["Ann", "Cy", "Dee"]
+
+
+def test_the_page_seats_six_for_card_fan_tan_and_more_for_collecting_tens(server, browser: Browser) -> None:  # noqa: F811
+    url, ctx = server
+    banker = browser.new_page(viewport={"width": 360, "height": 1400})
+    banker.goto(url)
+    banker.fill("#pin", PIN)
+    banker.click("#login button")
+    banker.click("#setup >> xpath=.. >> summary")
+    form = banker.locator("#setup")
+    form.locator('[name="plays"]').select_option("sevens")
+    expect(form.locator('[name="player-suns"]')).to_be_hidden()  # card Fan Tan's seats are not the four suits
+    seats = form.locator('[name="seat"]')
+    expect(seats).to_have_count(6)
+    expect(seats.nth(0)).to_have_value("Ann")  # the players at the table now, in their seats
+    six = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    for n, name in enumerate(six):
+        seats.nth(n).fill(name)
+    form.locator('[name="cards"]').select_option("virtual")
+    form.locator('[name="abandon"]').check()
+    form.locator('button[type="submit"]').click()
+    expect(banker.locator("#sevens-status")).to_contain_text("Hand 1")
+    assert ctx.owner.view.plays == "sevens" and list(ctx.owner.view.players) == six
+
+    banker.reload()  # the form of a card Fan Tan night offers card Fan Tan, its six players in their seats
+    banker.click("#setup >> xpath=.. >> summary")
+    expect(form.locator('[name="plays"]')).to_have_value("sevens")
+    expect(seats.nth(5)).to_have_value("Fay")
+    form.locator('[name="plays"]').select_option("tens")
+    form.locator("#another-seat").click()
+    expect(seats).to_have_count(7)
+    seats.nth(6).fill("Gus")
+    ARTIFACTS.mkdir(exist_ok=True)
+    form.screenshot(path=str(ARTIFACTS / "banker-new-game-seats.png"))
+    form.locator('button[type="submit"]').click()
+    expect(banker.locator("#tens-status")).to_contain_text("Hand 1")
+    assert ctx.owner.view.plays == "tens" and list(ctx.owner.view.players) == [*six, "Gus"]

@@ -399,13 +399,32 @@ function drawSeatList() {
   if (ul.innerHTML !== list) ul.innerHTML = list;
 }
 
+// the new game's seats, filled with the players at the table now: for Fan Tan one name per suit of the form's
+// declared suits; for card Fan Tan and Collecting Tens names in seat order, as many as their rules take
+const SEATS_SHOWN = 6;  // card Fan Tan seats up to six (001, 004); 002 and Collecting Tens take more: "Another seat"
+
 function drawSeats() {
-  // one name per suit of the form's declared suits, filled with the players at the table now
   const setup = document.getElementById("setup-players");
   if (!setup.children.length && gameFields.length && state) {
-    const seats = field("players");
-    setup.innerHTML = `<small class="hint">${escapeHtml(seats.text)}</small>` + field("suits").choices.map((s, i) => `<label>${s} <input name="player-${s}" value="${escapeHtml(state.players[i] ? state.players[i].name : "")}" placeholder="(empty seat)"></label>`).join("");
+    const names = state.players.map((p) => p.name);
+    const bySuit = field("suits").choices.map((s, i) => `<label>${s} <input name="player-${s}" value="${escapeHtml(names[i] || "")}" placeholder="(empty seat)"></label>`).join("");
+    const inOrder = Array.from({ length: Math.max(SEATS_SHOWN, names.length) }, (_, i) => seatHtml(i, names[i] || "")).join("");
+    setup.innerHTML = `<small class="hint">${escapeHtml(field("players").text)}</small>` +
+      `<div data-games="fantan">${bySuit}</div>` +
+      `<div data-games="sevens tens"><div id="setup-seats">${inOrder}</div>` +
+      '<button type="button" id="another-seat">Another seat</button></div>';
+    document.getElementById("another-seat").addEventListener("click", () => {
+      const list = document.getElementById("setup-seats");
+      list.insertAdjacentHTML("beforeend", seatHtml(list.children.length, ""));
+    });
+    const plays = document.querySelector('#setup [name="plays"]');
+    if (plays && state.plays) plays.value = state.plays;  // a new game of tonight's game, unless the banker says
+    if (plays) showFieldsFor(plays.value);
   }
+}
+
+function seatHtml(index, name) {
+  return `<label>Seat ${index + 1} <input name="seat" value="${escapeHtml(name)}" placeholder="(empty seat)"></label>`;
 }
 
 function escapeHtml(text) {
@@ -573,9 +592,9 @@ document.getElementById("link-list").addEventListener("click", async (e) => {
 document.getElementById("setup").addEventListener("submit", (e) => {
   e.preventDefault();
   const form = new FormData(e.target);
-  const players = field("suits").choices
-    .map((suit) => ({ name: (form.get(`player-${suit}`) || "").trim(), suit }))
-    .filter((p) => p.name);
+  const players = (form.get("plays") || "fantan") === "fantan"
+    ? field("suits").choices.map((suit) => ({ name: (form.get(`player-${suit}`) || "").trim(), suit })).filter((p) => p.name)
+    : form.getAll("seat").map((name) => ({ name: name.trim() })).filter((p) => p.name);
   send("/api/banker/game", { players, ...setupValues(form), abandon: form.get("abandon") === "on" });
 });
 
@@ -591,7 +610,10 @@ async function loadGameForm() {
   const response = await fetch("/api/game-form");
   if (!response.ok) return;
   gameFields = (await response.json()).fields;
-  document.getElementById("setup-fields").innerHTML = gameFields.filter((f) => !SEATS.includes(f.name)).map(fieldHtml).join("");
+  const asked = gameFields.filter((f) => !SEATS.includes(f.name));
+  // which game comes first: the seats under it, and the fields after, are that game's
+  document.getElementById("setup-game").innerHTML = asked.filter((f) => f.name === "plays").map(fieldHtml).join("");
+  document.getElementById("setup-fields").innerHTML = asked.filter((f) => f.name !== "plays").map(fieldHtml).join("");
   const plays = document.querySelector('#setup [name="plays"]');
   if (plays) {
     plays.addEventListener("change", () => showFieldsFor(plays.value));
@@ -610,7 +632,7 @@ function fieldGames(f) {
 }
 
 function showFieldsFor(plays) {
-  for (const el of document.querySelectorAll("#setup-fields [data-games]")) {
+  for (const el of document.querySelectorAll("#setup [data-games]")) {
     const games = el.dataset.games;
     el.hidden = !(games === "all" || games.split(" ").includes(plays));
   }
