@@ -132,11 +132,13 @@ def test_a_revoke_is_claimed_against_the_hands_shown_and_paid_before_the_hand_is
         not_a_pass = claim(1, {"Cy": shown["Cy"]})
         assert not_a_pass.status_code == 409 and "move 1 was not a pass" in not_a_pass.json()["error"]
         unseen = claim(revoke.REVOKE, {"Bob": shown["Bob"]})  # Ann's hand is not shown: nothing to decide by
-        assert unseen.status_code == 409 and "a revoke is decided against the cards shown" in unseen.json()["error"]
+        assert unseen.status_code == 409 and "show Ann's hand: a revoke is decided" in unseen.json()["error"]
         honest = claim(revoke.HONEST, {"Bob": shown["Bob"]})
-        assert honest.status_code == 409 and "could not play at move 3" in honest.json()["error"]
+        assert honest.status_code == 409 and "no revoke: Bob could not play at move 3" in honest.json()["error"]
         miscounted = claim(revoke.REVOKE, {"Ann": shown["Ann"][:-1]})
-        assert miscounted.status_code == 409 and "by the table's count" in miscounted.json()["error"]
+        assert state.hand is not None
+        counted = f"Ann holds {state.hand.counts[0]} cards by the table's count"
+        assert miscounted.status_code == 409 and counted in miscounted.json()["error"]
         assert claim("2", shown).status_code == 400  # a move is its number
         assert claim(revoke.REVOKE, {"Dee": []}).status_code == 404  # nobody called Dee
         assert rig.state()["players"] == before["players"] and table.state.hand == state.hand  # nothing changed

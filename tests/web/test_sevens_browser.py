@@ -108,7 +108,7 @@ def test_a_hand_of_real_cards_entered_by_the_banker(tmp_path: Path, browser: Bro
         left = banker.locator('#sevens-left input[data-left="Ann"]')
         left.fill(str(hand.counts[0] + 1))  # a miscount is refused with the table's count
         banker.click("#sevens-out button[type=submit]")
-        expect(banker.locator("#message")).to_contain_text(f"seat 0 holds {hand.counts[0]} cards by the table's count")
+        expect(banker.locator("#message")).to_contain_text(f"Ann holds {hand.counts[0]} cards by the table's count")
         left.fill(str(hand.counts[0]))
         banker.click("#sevens-out button[type=submit]")
         winner = PLAYERS[hand.winner]
@@ -170,7 +170,7 @@ def test_a_revoke_is_claimed_on_the_banker_page_by_choosing_the_pass_and_typing_
         banker.select_option("#revoke-move", str(revoke.HONEST))
         show({"Bob": shown["Bob"]})
         banker.click("#sevens-revoke button[type=submit]")
-        expect(banker.locator("#message")).to_contain_text("could not play at move 3")
+        expect(banker.locator("#message")).to_contain_text("no revoke: Bob could not play at move 3")
         banker.select_option("#revoke-move", str(revoke.REVOKE))
         show(shown)
         ARTIFACTS.mkdir(exist_ok=True)

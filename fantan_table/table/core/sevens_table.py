@@ -9,6 +9,7 @@ journaled with the deal, so a replay never shuffles again.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
@@ -46,6 +47,25 @@ def random_seeds(_what: str, _hand: int) -> int:
     return secrets.randbits(SEED_BITS)
 
 
+SEAT_NUMBERS = re.compile(r"\bseats? (\d+(?:(?:, | and )\d+)*)\b")
+"""A seat, or seats, as the rules core's refusals number them: "seat 2", "seats 0, 2", "seats 1 and 2"."""
+
+
+def seats_named(text: str, players: Sequence[str]) -> str:
+    """A refusal of the rules core in the words of the table: each seat by its player's name. The core numbers seats
+    from 0, which nobody at the table does ("not your turn: it is seat 4's" means Eve). A number that is no seat is
+    left as it is."""
+
+    def named(found: re.Match[str]) -> str:
+        seats = [int(n) for n in re.findall(r"\d+", found.group(1))]
+        if not all(0 <= seat < len(players) for seat in seats):
+            return found.group(0)
+        names = [players[seat] for seat in seats]
+        return f"{', '.join(names[:-1])} and {names[-1]}" if len(names) > 1 else names[0]
+
+    return SEAT_NUMBERS.sub(named, text)
+
+
 class SevensTable(HostedTable[SevensState, SevensEvent]):
     """The night in ``journal``: resumed, or begun with ``setup``."""
 
@@ -62,6 +82,16 @@ class SevensTable(HostedTable[SevensState, SevensEvent]):
     @property
     def players(self) -> tuple[str, ...]:
         return self.state.setup.players
+
+    def _do(self, event: SevensEvent) -> None:
+        """Every move on the hosted loop; a refusal names the players, not the rules core's seat numbers."""
+        try:
+            super()._do(event)
+        except RulesError as exc:
+            named = seats_named(str(exc), self.players)
+            if named == str(exc):
+                raise
+            raise type(exc)(named) from exc
 
     def fault_event(self, reason: str) -> SevensEvent:
         return Faulted(reason)
