@@ -183,3 +183,24 @@ def test_a_revoke_is_claimed_on_the_banker_page_by_choosing_the_pass_and_typing_
         banker.click("#sevens-out button[type=submit]")  # the table's count of each hand, as filled in
         expect(banker.locator("#sevens-last")).to_contain_text("(1 revoke paid)")
         assert table.state.results[0].revokes and sum(table.state.chips.seats) + table.state.chips.pool == 3 * 50
+
+
+def test_the_headers_status_is_never_under_the_sound_button_at_a_phones_width(
+    tmp_path: Path,
+    browser: Browser,  # noqa: F811
+) -> None:
+    setup = SevensSetup(PLAYERS, RULES_001, Agreed(hands=2), CardMode.PHYSICAL)
+    with hosted_server(tmp_path / "state", setup) as (url, _, _):
+        page = browser.new_page(viewport=PHONE)
+        page.goto(url)
+        expect(page.locator("#status")).to_contain_text("Card Fan Tan, hand 1: choosing the dealer")
+        overlaps = page.evaluate(
+            """() => {
+                const text = document.createRange();
+                text.selectNodeContents(document.getElementById("status"));
+                const button = document.getElementById("sound").getBoundingClientRect();
+                return [...text.getClientRects()].filter((line) => line.right > button.left &&
+                    line.left < button.right && line.bottom > button.top && line.top < button.bottom).length;
+            }"""
+        )
+        assert overlaps == 0, "the status's words run under the Sound button"
