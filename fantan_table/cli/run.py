@@ -165,13 +165,13 @@ def say(text: str) -> None:
 
 def _console(owner: Owner, devices: Devices, stop: threading.Event) -> None:
     from ..devices.display.simulated import SimulatedDisplay
-    from ..table.wiring.console import HELP, Console
+    from ..table.wiring.console import Console, help_for
 
     display = devices.display
     console = Console(
         owner, devices, lambda: owner.view.screen if isinstance(display, SimulatedDisplay) else None, sys.stdout
     )
-    print(HELP)
+    print(help_for(owner.view.plays))
     while not stop.is_set():
         try:
             line = input("fantan> ")

@@ -14,7 +14,6 @@ from typing import Any
 from fastapi import FastAPI, Request, Response
 
 from ..devices.display.screens import text_lines
-from ..rules.errors import GameError
 from ..rules.money import format_cents
 from ..rules.tens.game import Stage, TensState
 from ..rules.tens.hosted import TENS
@@ -167,7 +166,7 @@ def add_tens_routes(app: FastAPI, routes: Routes, owner_view: Any) -> None:
                 hand = body.get("hand")  # the hand the preview was for: the camera may have read a roll since
                 if hand is not None and type(hand) is not int:
                     raise Refusal(400, "hand is the number of the hand whose roll the dice were checked for")
-                await routes.command(lambda night: _roll_typed(night.tens, values, hand))
+                await routes.command(lambda night: night.tens.roll(values, by="the banker (web)", for_hand=hand))
             case "deal":
                 await routes.command(lambda night: night.tens.deal())
             case "took" | "drew" | "discarded" | "declare":
@@ -196,15 +195,6 @@ def _roll_preview(table: TensTable, values: list[int]) -> dict[str, Any]:
     assert after.first is not None  # a roll the rules take names the first player
     first = after.players[after.first]
     return {"hand": after.hand, "dice": values, "total": sum(values), "count_off": count_off(after), "first": first}
-
-
-def _roll_typed(table: TensTable, values: list[int], hand: int | None) -> None:
-    """The typed dice the banker confirmed, as the roll of the hand they were checked for."""
-    if hand is not None and hand != table.state.hand:
-        raise GameError(
-            f"those dice were checked for hand {hand}'s roll; it is hand {table.state.hand} now: check again"
-        )
-    table.roll(values, by="the banker (web)")
 
 
 def _turn(table: Any, action: str, player: str) -> None:

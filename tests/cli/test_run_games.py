@@ -146,3 +146,39 @@ def test_a_night_under_way_carries_on_when_the_config_names_another_game(tmp_pat
         assert state["plays"] == "sevens" and state["config_changes"] == ["plays sevens -> tens"]
         begun = table.post("/api/banker/config-game", {"begin": True})
         assert begun["plays"] == "tens" and begun["stage"] == "rolling"
+
+
+def at_the_console(config: Path, commands: str) -> subprocess.CompletedProcess[str]:
+    """``run --console`` on ``config``, typed ``commands``."""
+    return subprocess.run(
+        [sys.executable, "-m", "fantan_table", "run", "--config", str(config), "--console"],
+        input=commands,
+        capture_output=True,
+        text=True,
+        timeout=START_SECONDS,
+    )
+
+
+def test_the_console_of_a_sevens_night_offers_its_own_commands_not_fan_tans_bets(tmp_path: Path) -> None:
+    done = at_the_console(config_file(tmp_path, "sevens"), "press next_round\nstatus\nbet Ann number:1\nquit\n")
+    assert done.returncode == 0, done.stderr
+    said = done.stdout
+    assert "the players' moves and the banker's entries are made on the page" in said
+    assert "bet PLAYER BET" not in said and "seat NAME SUIT DOLLARS" not in said
+    assert "sevens: hand 1, choosing the dealer" in said  # real cards: the dealer's cards are entered on the page
+    assert "refused: tonight the table plays sevens: that is piecepack Fan Tan's" in said
+
+
+def test_a_tens_roll_typed_at_the_console_is_shown_with_the_first_player_and_rolled_only_after_yes(
+    tmp_path: Path,
+) -> None:
+    done = at_the_console(
+        config_file(tmp_path, "tens"),
+        "dice 0 0 0 0\ndice 1 1 2 2\nstatus\ndice 1 1 2 2\nyes\nquit\n",
+    )
+    assert done.returncode == 0, done.stderr
+    said = done.stdout
+    assert "refused: the dice total 0, which counts off nobody" in said
+    assert "dice 1 1 2 2 = 6: counting off from Ann, Cy plays first. Roll them? (yes)" in said
+    assert "the dice typed were not settled" in said and "tens: hand 1, rolling" in said  # "status" is not "yes"
+    assert "display: dice 1 1 2 2 = 6 | Cy 1ST" in said

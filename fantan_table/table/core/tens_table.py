@@ -83,10 +83,13 @@ class TensTable(HostedTable[TensState, TensEvent]):
         return Faulted(reason)
 
     # -- the roll for the first player -----------------------------------------------------------------------
-    def roll(self, values: Sequence[int], by: str | None = None) -> None:
+    def roll(self, values: Sequence[int], by: str | None = None, for_hand: int | None = None) -> None:
         """The four dice as the banker typed them (the audited fallback to the camera): ``by`` names who typed
-        them, kept with the roll as the table's record of a reading entered by hand."""
+        them, kept with the roll as the table's record of a reading entered by hand. ``for_hand`` is the hand they
+        were checked for (:meth:`check_roll`): the camera may have read the roll since, and the next hand begun."""
         self.dice.check(values)
+        if for_hand is not None and for_hand != self.state.hand:
+            raise GameError(f"those dice were checked for hand {for_hand}'s roll; it is hand {self.state.hand} now")
         if by is None:
             self._do(Rolled(tuple(values)))
             return

@@ -18,6 +18,7 @@ from ...devices.pins import ButtonName
 from ...rules.dice import open_number
 from ...rules.errors import RulesError
 from ...rules.money import COIN_CENTS, format_cents
+from ...rules.tens.hosted import TENS
 from ..core.hosting import GAMES
 from ..core.state import FANTAN, Stage
 from .hardware import Devices
@@ -39,6 +40,20 @@ HELP = """commands:
   leave NAME                a player leaves between rounds, taking their balance
   status                    balances and the coins on the layout
   quit"""
+
+HOSTED_HELP = """commands (the players' moves and the banker's entries are made on the page):
+  press BUTTON              next_round (the dealer, the deal, the next hand), read (read the dice lying there)
+  shake [V V V V]           Collecting Tens: put the cup over a new roll for the first player (random, or these)
+  lift                      lift the cup: the table reads the dice by itself
+  dice V V V V              Collecting Tens: enter the roll by hand (an audited override): shown with the first
+                            player it counts off, rolled only after "yes"
+  status                    the hand and what the display shows
+  quit"""
+
+
+def help_for(plays: str) -> str:
+    """The console's commands for the game a night plays: Fan Tan's bets, dice and seats are its own."""
+    return HELP if plays == FANTAN.name else HOSTED_HELP
 
 
 class Console:
@@ -106,6 +121,9 @@ class Console:
             owner.call(lambda _: camera.lift())
             self._say("the cup is lifted")
             self._wait(lambda: _rolls_read(owner) != before)
+        elif command == "dice" and args and owner.view.plays == TENS.name:
+            self._typed_roll([int(a) for a in args])
+            return
         elif command == "dice" and args:
             values = [int(a) for a in args]
             owner.call(lambda night: night.fantan.dice.check(values))
@@ -142,9 +160,21 @@ class Console:
         else:
             known = command in ("bet", "take", "press", "hold", "shake", "lift", "dice", "correct", "seat", "leave")
             known = known or command == "help"
-            self._say(("" if known else f"unknown command {command!r}\n") + HELP)
+            self._say(("" if known else f"unknown command {command!r}\n") + help_for(owner.view.plays))
             return
         self._show_screen()
+
+    def _typed_roll(self, values: list[int]) -> None:
+        """Collecting Tens' roll for the first player typed by hand: checked and shown with whom it counts off,
+        rolled only after "yes" (and only for the hand it was checked for)."""
+        after = self.owner.call(lambda night: night.tens.check_roll(values))
+        assert after.first is not None  # a roll the rules take names the first player
+        hand, first, roller = after.hand, after.players[after.first], after.players[after.roller]
+        self._typed = lambda night: night.tens.roll(values, by="the console", for_hand=hand)
+        self._say(
+            f"dice {' '.join(map(str, values))} = {sum(values)}: counting off from {roller}, {first} plays first. "
+            "Roll them? (yes)"
+        )
 
     def _settle_typed(self, typed: Callable[[Night], None]) -> None:
         try:
