@@ -182,6 +182,7 @@ def test_a_revoke_is_claimed_on_the_banker_page_by_choosing_the_pass_and_typing_
         expect(banker.locator('#sevens-players tr[data-player="Ann"] td').nth(1)).to_have_text(str(ann))
         banker.click("#sevens-out button[type=submit]")  # the table's count of each hand, as filled in
         expect(banker.locator("#sevens-last")).to_contain_text("(1 revoke paid)")
+        expect(banker.locator("#fans-caption")).to_have_text("Hand 1's layout, as it ended.")  # not hand 2's
         assert table.state.results[0].revokes and sum(table.state.chips.seats) + table.state.chips.pool == 3 * 50
 
 

@@ -82,9 +82,12 @@ def test_a_hand_of_virtual_dominoes_played_from_the_phones(tmp_path: Path, brows
 
 
 def test_a_hand_of_real_dominoes_kept_by_the_banker(tmp_path: Path, browser: Browser) -> None:  # noqa: F811
-    with hosted_server(tmp_path / "state", TensConfig(PLAYERS, dominoes=Dominoes.PHYSICAL)) as (url, ctx, _):
+    with hosted_server(tmp_path / "state", TensConfig(PLAYERS, dominoes=Dominoes.PHYSICAL)) as (url, ctx, tokens):
         table = ctx.owner.night.table
         assert isinstance(table, TensTable)
+        phone = browser.new_page(viewport=PHONE)
+        phone.goto(f"{url}/?player={tokens['Bob']}")
+        expect(phone.locator("#my-tiles")).to_contain_text("Real dominoes: play them on the table")
         banker = banker_page(browser, url)
         banker.fill("#tens-dice", "1 1 9 2")  # a slip: refused with the dice the table rolls
         banker.click("#tens-roll-form button[type=submit]")

@@ -77,6 +77,9 @@ function moveWords(m) {
 
 // the layout: one fan per suit, every rank from its low end to its high end, the seven in the middle
 function drawFans(s) {
+  // between hands the layout is the last hand's, as it ended, until the next deal: said so, not taken for this one
+  const ended = (s.stage === "dealing" || s.stage === "over") && s.last_hand && s.layout.length > 0;
+  document.getElementById("fans-caption").textContent = ended ? `Hand ${s.last_hand.number}'s layout, as it ended.` : "";
   setHtml(document.getElementById("fans"), ["spades", "hearts", "diamonds", "clubs"].map((suit) => {
     const row = s.layout.find((r) => r.suit === suit);
     const cards = row ? RANKS.slice(RANKS.indexOf(row.low), RANKS.indexOf(row.high) + 1) : [];
@@ -202,8 +205,9 @@ function drawTens(s) {
   setHtml(roll, photo);
   const tiles = document.getElementById("my-tiles");
   const myTurn = me && me.turn;
+  const onTheTable = s.mode === "physical" && me ? '<p class="hint">Real dominoes: play them on the table; the banker enters each move.</p>' : "";
   setHtml(tiles, s.mine ? s.mine.tiles.map((t) => `<button type="button" class="tile-face" data-tile="${t}"` +
-    `${myTurn && s.stage === "holding" ? "" : " disabled"}>${t}</button>`).join("") : "");
+    `${myTurn && s.stage === "holding" ? "" : " disabled"}>${t}</button>`).join("") : onTheTable);
   only(document.getElementById("tens-moves"), Boolean(s.mine));
   document.getElementById("tens-take").disabled = !(myTurn && s.stage === "taking" && s.discard);
   document.getElementById("tens-draw").disabled = !(myTurn && s.stage === "taking");
