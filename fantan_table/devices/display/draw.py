@@ -158,7 +158,9 @@ def draw(screen: Screen) -> Image.Image:
             text(image, 0, heading)
             pen.line((0, 11, WIDTH - 1, 11), fill=1)
             text(image, 14, big, scale=2)
-            for i, row in enumerate(lines[:STATUS_ROWS]):
+            # a line too long for the panel (why a game ended) goes on in the next row rather than be cut mid-word
+            rows = [row for line in lines for row in wrap(line, columns(1))]
+            for i, row in enumerate(rows[:STATUS_ROWS]):
                 text(image, 40 + CELL_H * i, row)
         case Blank():
             pass
