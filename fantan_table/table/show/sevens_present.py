@@ -10,19 +10,23 @@ from ...devices.display.screens import Screen, Status
 from ...rules.sevens.game import SevensState, Stage
 from ...rules.sevens.options import CardMode
 
+PRESS_NEXT = "press NEXT ROUND"
+"""What moves the night on between hands: the panel's button (or its twin on the banker's page)."""
+
 
 def sevens_screens(state: SevensState) -> list[Screen]:
     """The screens to show, in turn, for this state (a settled hand's result, then what comes next)."""
     names, hand = state.setup.players, state.hand
-    pool = state.chips.pool
+    pool, virtual = state.chips.pool, state.setup.mode is CardMode.VIRTUAL
     match state.stage:
         case Stage.DEALER:
-            how = "the table deals" if state.setup.mode is CardMode.VIRTUAL else "enter the cards"
+            how = PRESS_NEXT if virtual else "enter the cards"
             return [Status("SEVENS", "DEALER?", ("who deals first:", how))]
-        case Stage.DEAL:
+        case Stage.DEAL:  # what the banker does next: the table deals virtual cards, the dealer real ones
             assert state.dealer is not None
-            deal = Status(f"Hand {state.round}  pool {pool}", "DEAL", (f"{names[state.dealer]} deals",))
-            return [*_result(state), deal]
+            dealer = names[state.dealer]
+            lines = (f"{dealer}'s deal:", PRESS_NEXT) if virtual else (f"{dealer} deals,", "then NEXT ROUND")
+            return [*_result(state), Status(f"Hand {state.round}  pool {pool}", "DEAL", lines)]
         case Stage.PLAY:
             assert hand is not None
             seat = hand.turn

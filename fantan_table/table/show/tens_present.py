@@ -10,6 +10,8 @@ from ...devices.display.screens import Screen, Status
 from ...rules.money import format_cents
 from ...rules.tens.game import Stage, TensState
 
+PRESS_NEXT = "press NEXT ROUND"
+"""What begins the next hand: the panel's button (or *Next hand* on the banker's page)."""
 COUNT_SHOWN = 4
 """Names of a count-off the panel's line holds: the last few, ending at the first player."""
 
@@ -39,7 +41,8 @@ def tens_screens(state: TensState) -> list[Screen]:
             counted = count_off(state)
             tail = " ".join(c[:3] for c in counted[-COUNT_SHOWN:])
             total = f"{' '.join(map(str, state.dice))} = {sum(state.dice)}"
-            return [Status(f"dice {total}", f"{names[state.first]} 1ST", (f"...{tail}", "build and deal"))]
+            deal = "NEXT ROUND deals" if state.config.virtual else "deal, NEXT ROUND"  # the table's, or the players'
+            return [Status(f"dice {total}", f"{names[state.first]} 1ST", (f"...{tail}", deal))]
         case Stage.TAKING:
             assert state.tiles is not None and state.to_move is not None
             shown = state.tiles.discards[-1] if state.tiles.discards else None
@@ -52,6 +55,7 @@ def tens_screens(state: TensState) -> list[Screen]:
         case Stage.SHOWING:
             last = state.results[-1]
             if last.winner is None:
-                return [Status(f"Hand {state.hand}", "DRAWN", ("the woodpile ran dry", "next hand"))]
-            return [Status(f"Hand {state.hand} won", last.winner, (f"takes {format_cents(last.pot_cents)}",))]
+                return [Status(f"Hand {state.hand}", "DRAWN", ("the woodpile ran dry", PRESS_NEXT))]
+            took = f"takes {format_cents(last.pot_cents)}"
+            return [Status(f"Hand {state.hand} won", last.winner, (took, PRESS_NEXT))]
     return [Status("GAME OVER", "NIGHT ENDS", (state.over or "",))]
