@@ -41,6 +41,7 @@ def test_a_hand_of_virtual_cards_played_from_the_phones(tmp_path: Path, browser:
         banker.click("#sevens-dealer button[type=submit]")  # no cards typed: the table deals them
         banker.click('[data-sevens="deal"]')
         expect(banker.locator("#sevens-status")).to_contain_text("to play")
+        expect(banker.locator("#sevens-for-a-phone")).to_be_visible()  # the banker's entry: for a lost phone only
         phones = {name: browser.new_page(viewport=PHONE) for name in PLAYERS}
         for name, phone in phones.items():
             phone.goto(f"{url}/?player={tokens[name]}")
@@ -87,6 +88,7 @@ def test_a_hand_of_real_cards_entered_by_the_banker(tmp_path: Path, browser: Bro
         banker.click("#sevens-dealer button[type=submit]")
         banker.click('[data-sevens="deal"]')
         expect(banker.locator("#sevens-turn")).to_have_text("Bob")
+        expect(banker.locator("#sevens-for-a-phone")).to_be_hidden()  # real cards: every card is entered here
         banker.fill("#sevens-card", "8S")  # not playable: refused with the rule
         banker.click("#sevens-play button[type=submit]")
         expect(banker.locator("#message")).to_contain_text("a card not playable on the layout: 8")

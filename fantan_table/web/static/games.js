@@ -115,6 +115,7 @@ function drawSevensBanker(s) {
   only(document.getElementById("sevens-dealer"), actions.includes("dealer"));
   only(document.querySelector('[data-sevens="deal"]'), actions.includes("deal"));
   only(document.getElementById("sevens-play"), actions.includes("play"));
+  only(document.getElementById("sevens-for-a-phone"), s.mode === "virtual");
   only(document.querySelector('#sevens-play [data-sevens="draw"]'), actions.includes("draw"));
   only(document.getElementById("sevens-out"), actions.includes("out"));
   const passes = s.moves.filter((m) => m.kind === "pass");
