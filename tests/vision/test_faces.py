@@ -12,6 +12,10 @@ from fantan_table.vision.profile import SHAPES, Profile, ProfileError, load_prof
 from fantan_table.vision.reader import Status, face_crop, read_dice
 from fantan_table.vision.render import random_faces, render_scene
 
+OUTLINES = Profile(finder=SHAPES)
+"""A profile with learned faces finds the dice by their outlines (calibration learns the faces from the outlines'
+boxes): these tests cut their crops the same way."""
+
 
 def captures(per_face: int) -> tuple[list[np.ndarray], list[int], list[str]]:
     """Each face of each of the four suits' dice, shown ``per_face`` times (four dice in each picture)."""
@@ -21,7 +25,7 @@ def captures(per_face: int) -> tuple[list[np.ndarray], list[int], list[str]]:
             scene = render_scene(
                 [value] * 4, 900_000 + value * 10 + k, style="piecepack", distractors=False, touching=False
             )
-            for die in read_dice(scene.image, None, 4).dice:
+            for die in read_dice(scene.image, OUTLINES, 4).dice:
                 truth = min(
                     scene.dice, key=lambda t: np.hypot(t.center[0] - die.center[0], t.center[1] - die.center[1])
                 )
@@ -39,7 +43,7 @@ def model() -> FaceModel:
 def test_a_blank_face_has_no_ink_and_a_marked_one_has() -> None:
     scene = render_scene([0, 4, 0, 4], 3, style="piecepack", distractors=False, touching=False)
     inks = {}
-    for die in read_dice(scene.image, None, 4).dice:
+    for die in read_dice(scene.image, OUTLINES, 4).dice:
         truth = min(scene.dice, key=lambda t: np.hypot(t.center[0] - die.center[0], t.center[1] - die.center[1]))
         inks.setdefault(truth.value, []).append(float(ink_map(face_crop(scene.image, die.box)).max()))
     assert max(inks[0]) < 0.5 * min(inks[4])
@@ -50,7 +54,7 @@ def test_learned_faces_read_fresh_dice_and_are_never_wrong(model: FaceModel) -> 
     for i in range(60):
         values = random_faces(np.random.default_rng([i, 9]), 4, (0, 1, 2, 3, 4, 5))
         scene = render_scene(values, 800_000 + i, style="piecepack")
-        for die in read_dice(scene.image, None, 4).dice:
+        for die in read_dice(scene.image, OUTLINES, 4).dice:
             truth = min(scene.dice, key=lambda t: np.hypot(t.center[0] - die.center[0], t.center[1] - die.center[1]))
             value, _, problem = model.classify(face_crop(scene.image, die.box))
             if value is None:
@@ -112,8 +116,7 @@ GLINT_ON_A_FIVE = [
 @pytest.mark.parametrize(("seed", "values"), GLINT_ON_A_FIVE)
 def test_a_glint_on_a_fives_stroke_still_reads_five(model: FaceModel, seed: int, values: tuple[int, ...]) -> None:
     scene = render_scene(list(values), seed, style="piecepack")
-    # a profile with learned faces finds the dice by their outlines, whose boxes the faces were learned from
-    for die in read_dice(scene.image, Profile(finder=SHAPES), 4).dice:
+    for die in read_dice(scene.image, OUTLINES, 4).dice:
         truth = min(scene.dice, key=lambda t: np.hypot(t.center[0] - die.center[0], t.center[1] - die.center[1]))
         assert model.classify(face_crop(scene.image, die.box))[0] == truth.value
 

@@ -4,6 +4,7 @@ table, never a die cut by the frame's edge, and refuses a damaged network with t
 import json
 import math
 import shutil
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ from fantan_table.vision.finder import (
     STRIDE,
     DiceFinder,
     FinderError,
+    FoundDie,
     builtin_finder,
     decode,
     to_input,
@@ -129,3 +131,16 @@ def test_a_network_not_matching_its_description_is_refused(tmp_path):
     path.with_suffix(".json").write_text(json.dumps(sidecar | {"input": [3, 100, 100]}))
     with pytest.raises(FinderError, match="another input"):
         DiceFinder.load(path)
+
+
+@pytest.mark.parametrize(("score", "read"), [(0.6, None), (0.9, 0)])
+def test_a_blank_the_network_was_not_sure_of_is_unsure(monkeypatch, score, read):
+    """A plain patch of table or a coin the network took for a die reads blank: a blank needs it found surely."""
+    from fantan_table.vision import reader
+
+    scene = render_scene([0], 41_200, size=(640, 480), die_side=90, style="pips", touching=False, distractors=False)
+    die = scene.dice[0]
+    found = FoundDie((die.center, (die.side, die.side), die.angle), score)
+    monkeypatch.setattr(reader, "builtin_finder", lambda: SimpleNamespace(find=lambda _frame: [found]))
+    reading = reader._reading(scene.image, (0, 0), reader._found_by_network(scene.image), Profile(), 1, True)
+    assert [d.value for d in reading.dice] == [read] and (read is None) == (reader.PLAIN_DOUBT in reading.message)
