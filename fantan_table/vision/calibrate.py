@@ -202,6 +202,8 @@ def calibrate(
     assert best is not None
     evaluations += 1
     search = dict(SEARCH) | ({} if profile.faces is not None else PIP_SEARCH)
+    if profile.faces is not None:  # learned faces are read in the outlines' boxes only: no finder to choose
+        del search["finder"]
     for round_ in range(1, SEARCH_ROUNDS + 1):
         # one parameter's best value can depend on another's: go round again while anything changes
         before = profile
