@@ -15,11 +15,12 @@ from fantan_table.cli import main
 from fantan_table.vision.calibrate import Picture, calibrate
 from fantan_table.vision.dataset import write_labels
 from fantan_table.vision.evaluate import Report
-from fantan_table.vision.profile import Profile, load_profile, save_profile
+from fantan_table.vision.profile import LEARNED, SHAPES, Profile, load_profile, save_profile
 from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import PIECEPACK_SUITS, random_faces, render_scene
 
 from .slanted import random_die, slanted_die
+from .test_reader import _dark_dice_on_a_light_table
 
 
 def write_rolls(folder: Path, n: int, seed: int = 0) -> None:
@@ -216,3 +217,18 @@ def test_rolls_of_varying_numbers_of_dice_calibrate_with_expect_0(tmp_path: Path
     assert main([*args, "--expect", "0"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["holdout"]["scenes"] == 1 and summary["holdout"]["exact_scene_rate"] == 1.0  # roll_3: one die
+
+
+def test_calibration_chooses_the_finder_that_reads_the_table():
+    """Black dice on a pale table, and a profile whose outlines look only for dice lighter than the table: the
+    first thing the search tries is the network, which reads them, and it keeps it."""
+    rng = np.random.default_rng(5)
+    pictures = []
+    for i in range(8):
+        values = tuple(int(v) for v in rng.integers(1, 7, 4))
+        pictures.append(Picture(f"roll_{i}", _dark_dice_on_a_light_table(values), values))
+    start = Profile(finder=SHAPES, body_darkness=0)
+    result = calibrate(pictures, start, 4)
+    assert result.profile.finder == LEARNED
+    assert "finder: shapes -> learned" in result.changes
+    assert result.holdout.exact == result.holdout.scenes
