@@ -39,10 +39,10 @@ from fantan_table.vision.stress import stress_scene
 from fantan_table.vision.train import labelled_boxes
 
 try:
-    import onnx
     import torch
     import torch.nn.functional as F
     from torch import nn
+    from train_faces_cnn import without_identities  # beside this script: OpenCV 4.6 reads no Identity of weights
 except ImportError:  # "data" needs none of it
     torch = None  # type: ignore[assignment]
 
@@ -290,16 +290,7 @@ def export(net: FinderNet) -> bytes:
         opset_version=11,
         dynamo=False,
     )
-    model = onnx.load_from_string(buffer.getvalue())
-    stored = {tensor.name: tensor for tensor in model.graph.initializer}
-    for node in [n for n in model.graph.node if n.op_type == "Identity" and n.input[0] in stored]:
-        copy = onnx.TensorProto()
-        copy.CopyFrom(stored[node.input[0]])
-        copy.name = node.output[0]
-        model.graph.initializer.append(copy)
-        model.graph.node.remove(node)
-    onnx.checker.check_model(model)
-    return bytes(model.SerializeToString())
+    return without_identities(buffer.getvalue())
 
 
 # -- DEV: the threshold, and how well it finds --------------------------------------------------------------
