@@ -17,7 +17,6 @@ from typing import Any
 
 from ...devices.buttons import ButtonEvent
 from ...devices.camera import CameraError
-from ...devices.display import DisplayError
 from ...devices.display.screens import Fault, Problem, Screen
 from ...devices.pins import ButtonName
 from ...rules.errors import RulesError
@@ -34,13 +33,13 @@ from ..core.tens_table import TensTable
 from ..show.sevens_present import sevens_screens
 from ..show.tens_present import reading_screen, tens_screens
 from .hardware import Devices
-from .runner import CAMERA_RETRY_SECONDS, SCREEN_SECONDS
+from .runner import CAMERA_RETRY_SECONDS, SCREEN_SECONDS, Showing
 from .watcher import CupWatcher
 
 log = logging.getLogger(__name__)
 
 
-class HostedRunner(ABC):
+class HostedRunner(Showing, ABC):
     """The LEDs and the display of a hosted table, and its *next round* button (a new hand)."""
 
     def __init__(self, table: HostedTable[Any, Any], devices: Devices, clock: Callable[[], float] = time.monotonic):
@@ -96,14 +95,6 @@ class HostedRunner(ABC):
         turns = int((now - self._screen_since) // SCREEN_SECONDS)
         self._draw(self._screens[turns % len(self._screens)])
 
-    def _draw(self, screen: Screen) -> None:
-        self.screen = screen
-        try:
-            self.devices.display.show(screen)
-        except DisplayError as exc:
-            self.device_problem = f"display: {exc}"
-            log.warning("%s", self.device_problem)
-
     def _device_trouble(self, problem: str | None) -> None:
         if problem == self.device_problem:
             return
@@ -114,14 +105,6 @@ class HostedRunner(ABC):
             self._draw(Problem(device.upper(), why))
         else:
             self._show(self.screens(), restart=True)
-
-    @staticmethod
-    def _act(action: Callable[[], None]) -> None:
-        """A button's action; one the rules refuse now is logged, not fatal (a stray press is normal)."""
-        try:
-            action()
-        except RulesError as exc:
-            log.info("button ignored: %s", exc)
 
 
 class SevensRunner(HostedRunner):

@@ -45,7 +45,35 @@ def dice_in_use(profile: Profile, expect: int) -> DiceInUse:
     return DiceInUse(((0,) if profile.blank_face else ()) + D6_FACES, expect)
 
 
-class TableRunner:
+class Showing:
+    """A runner's display and buttons, alike for every game: the screen shown now (the page mirrors it), the
+    trouble met showing it, and a button's action done without a stray press becoming a fault."""
+
+    devices: Devices
+    screen: Screen | None
+    device_problem: str | None
+
+    def _draw(self, screen: Screen) -> None:
+        self.screen = screen
+        try:
+            self.devices.display.show(screen)
+        except DisplayError as exc:
+            self.device_problem = f"display: {exc}"
+            log.warning("%s", self.device_problem)
+
+    @staticmethod
+    def _act(action: Callable[[], None]) -> None:
+        """Do a button's action; one the rules refuse now is logged, not fatal (a stray press is normal).
+
+        Anything else propagates: the owner makes it a fault rather than a silently stuck table.
+        """
+        try:
+            action()
+        except RulesError as exc:
+            log.info("button ignored: %s", exc)
+
+
+class TableRunner(Showing):
     def __init__(
         self,
         table: Table,
@@ -204,14 +232,6 @@ class TableRunner:
         self._screen_since = self._clock()
         self._draw(self._override[0])
 
-    def _draw(self, screen: Screen) -> None:
-        self.screen = screen
-        try:
-            self.devices.display.show(screen)
-        except DisplayError as exc:
-            self.device_problem = f"display: {exc}"
-            log.warning("%s", self.device_problem)
-
     def _device_trouble(self, problem: str | None) -> None:
         if problem == self.device_problem:
             return
@@ -223,16 +243,6 @@ class TableRunner:
                 self._draw(Problem(device.upper(), why))
         else:
             self._show(screens_for(self.table.state), restart=True)
-
-    def _act(self, action: Callable[[], None]) -> None:
-        """Do a button's action; one the rules refuse now is logged, not fatal (a stray press is normal).
-
-        Anything else propagates: the owner makes it a fault rather than a silently stuck table.
-        """
-        try:
-            action()
-        except RulesError as exc:
-            log.info("button ignored: %s", exc)
 
 
 def _recalled(screen: Screen) -> Screen:
