@@ -10,6 +10,7 @@ night is journaled there, and an unfinished night found there is resumed instead
 from __future__ import annotations
 
 import argparse
+import contextlib
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -45,8 +46,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--rounds and --hands must be at least 1 (got {args.rounds} and {args.hands})")
     if args.game == "fantan" and args.players > FANTAN_MOST_PLAYERS:
         raise UsageError(f"piecepack Fan Tan is for 2 to {FANTAN_MOST_PLAYERS} players (got {args.players})")
-    with tempfile.TemporaryDirectory(prefix="fantan-demo-") as scratch:
-        state_dir = args.state or Path(scratch)
+    with contextlib.ExitStack() as scratch:
+        # a scratch journal only where none is named: a demo killed on purpose (the crash tests) leaves no folder
+        state_dir = args.state or Path(scratch.enter_context(tempfile.TemporaryDirectory(prefix="fantan-demo-")))
         with state_dir_held(state_dir):
             return _play(args, state_dir) if args.game == "fantan" else _play_cards(args, state_dir)
 
