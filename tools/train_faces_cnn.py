@@ -19,6 +19,7 @@ import datetime
 import io
 import json
 import math
+import multiprocessing
 import sys
 import time
 from collections.abc import Callable
@@ -33,13 +34,18 @@ from torch import nn
 from fantan_table.vision.classifier import CHANNELS, CLASSES, CROP_PX, INK_CLIP, fit_temperature
 from fantan_table.vision.cnn import BUILTIN_PATH, CnnFaceModel
 from fantan_table.vision.cnn_data import (
+    BYLER_FIT_PHOTOS,
     DEV_RENDER_SEEDS,
     DEV_STRESS_SEEDS,
+    byler_names,
     class_indices,
     describe,
     dev_arrays,
     dev_from_arrays,
     dev_sets,
+    finder_box_examples,
+    finder_photo_examples,
+    recolour,
     training_examples,
 )
 from fantan_table.vision.profile import load_profile
@@ -47,13 +53,16 @@ from fantan_table.vision.profile import load_profile
 ROOT = Path(__file__).resolve().parent.parent
 PHOTOS_PROFILE = ROOT / "calibration" / "profiles" / "dice-photos"
 
-WIDTHS = (10, 20, 40)
+WIDTHS = (16, 32, 64)
 """Channels of the three blocks (two 3x3 convolutions and a 2x2 max-pool each): 32 -> 16 -> 8 -> 4 pixels,
-about 33,000 weights, under four million multiply-adds per die."""
+about 80,000 weights, under ten million multiply-adds per die. (10, 20, 40) read 95.6 % of the DEV stress dice at
+the finder's boxes."""
 DROPOUT = 0.2
 CLASS_BALANCE = 0.5
 """Examples weigh 1 / count ** this of their class. 1 (every class alike) starved "not a face", whose many kinds
 (table, part of a die, two dice) outnumber the faces: on render.py DEV it took 7.7 % of them for faces."""
+FINDER_SCENES = 6000
+"""Stress scenes cut out at the learned finder's boxes, the boxes the reader classifies (about 25,000 crops)."""
 EPOCHS = 16
 """Passes over the examples (about 40 s each on two idle cores): 8 left "not a face" and stress dice worse."""
 BATCH = 256
@@ -195,6 +204,30 @@ def check_export(net: FacesNet, model: CnnFaceModel, crops: np.ndarray) -> float
     return worst
 
 
+FINDER_CHUNK = 100
+"""Stress scenes cut out at the finder's boxes per task of the worker pool."""
+
+
+def _finder_chunk(job: tuple[int, int, int]) -> list[tuple[np.ndarray, int | None]]:
+    seed, first, last = job
+    return [(e.crop, e.label) for e in finder_box_examples(seed, range(first, last), look=recolour)]
+
+
+def finder_examples(seed: int, scenes: int, data: Path, variants: int, workers: int) -> dict[str, np.ndarray]:
+    """Crops at the built-in finder's boxes: ``scenes`` stress scenes (in ``workers`` processes) and byler's
+    first 120 photos x ``variants``, every picture recoloured and roughened."""
+    jobs = [(seed, first, min(scenes, first + FINDER_CHUNK)) for first in range(0, scenes, FINDER_CHUNK)]
+    rows: list[tuple[np.ndarray, int | None]] = []
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for done, chunk in enumerate(pool.imap(_finder_chunk, jobs), 1):
+            rows += chunk
+            print(f"finder boxes: {done * FINDER_CHUNK}/{scenes} stress scenes, {len(rows)} crops", file=sys.stderr)
+    byler = data / "dice-photos-byler" / "train"
+    names = byler_names(byler)[:BYLER_FIT_PHOTOS]
+    rows += [(e.crop, e.label) for e in finder_photo_examples(seed, byler, names, variants, look=recolour)]
+    return {"crops": np.stack([c for c, _ in rows]), "labels": class_indices([label for _, label in rows])}
+
+
 def cached(path: Path | None, make: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
     """``make()``'s arrays, kept in ``path`` (npz) to train again without cutting the crops again."""
     if path is not None and path.is_file():
@@ -211,9 +244,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data", help="dice-photos*/ folder")
     parser.add_argument("--out", type=Path, default=BUILTIN_PATH, help="the ONNX file (its JSON goes beside it)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1, help="draws the examples")
+    parser.add_argument("--train-seed", type=int, default=None, help="draws the network's start and batches (--seed)")
     parser.add_argument("--scenes", type=int, default=2000, help="render.py scenes (half as many stress scenes)")
     parser.add_argument("--variants", type=int, default=6, help="recoloured, roughened copies of each real photo")
+    parser.add_argument(
+        "--finder-scenes", type=int, default=FINDER_SCENES, help="stress scenes cut out at the finder's boxes"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="processes cutting out crops at the finder's boxes")
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--threads", type=int, default=2, help="PyTorch's threads")
     parser.add_argument("--cache", type=Path, default=None, help="a folder to keep the cut crops in between runs")
@@ -230,6 +268,11 @@ def main() -> int:
         return {"crops": np.stack([e.crop for e in examples]), "labels": class_indices([e.label for e in examples])}
 
     training = cached(args.cache / f"{key}.npz" if args.cache else None, make_training)
+    found = cached(
+        args.cache / f"finder-s{args.seed}-n{args.finder_scenes}-v{args.variants}.npz" if args.cache else None,
+        lambda: finder_examples(args.seed, args.finder_scenes, args.data, args.variants, args.workers),
+    )
+    training = {key: np.concatenate([training[key], found[key]]) for key in ("crops", "labels")}
     print("cutting out the DEV crops", file=sys.stderr)
     dev = dev_from_arrays(
         cached(args.cache / "dev.npz" if args.cache else None, lambda: dev_arrays(dev_sets(args.data)))
@@ -238,7 +281,8 @@ def main() -> int:
         dict(zip(map(str, CLASSES), np.bincount(training["labels"], minlength=len(CLASSES)).tolist(), strict=True))
     )
     print(f"{len(training['labels'])} training crops: {counts}", file=sys.stderr)
-    net = train(training["crops"], training["labels"], args.seed, args.epochs)
+    train_seed = args.seed if args.train_seed is None else args.train_seed
+    net = train(training["crops"], training["labels"], train_seed, args.epochs)
     model = CnnFaceModel(export(net))
     worst = check_export(net, model, np.concatenate([d.crops[:200] for d in dev]))
     fit_crops = np.concatenate([d.half(True)[0] for d in dev])
@@ -246,16 +290,18 @@ def main() -> int:
     model = fit_temperature(model, fit_crops, fit_labels)
     model = model.with_info(
         trained=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        seed=str(args.seed),
-        data=describe(args.data, args.scenes, args.variants),
+        seed=f"{args.seed}, network {train_seed}",
+        data=describe(args.data, args.scenes, args.variants, args.finder_scenes),
         recipe=(
-            f"tools/train_faces_cnn.py --seed {args.seed} --scenes {args.scenes} --variants {args.variants} "
+            f"tools/train_faces_cnn.py --seed {args.seed} --train-seed {train_seed} --scenes {args.scenes} "
+            f"--variants {args.variants} --finder-scenes {args.finder_scenes} "
             f"--epochs {args.epochs}; torch {torch.__version__}"
         ),
         examples=counts,
         temperature_fitted_on=(
             f"DEV first half: render.py seeds {DEV_RENDER_SEEDS.start}-{DEV_RENDER_SEEDS.stop - 1} even, stress seeds "
-            f"{DEV_STRESS_SEEDS.start}-{DEV_STRESS_SEEDS.stop - 1} even, byler photos 121-150 odd-numbered"
+            f"{DEV_STRESS_SEEDS.start}-{DEV_STRESS_SEEDS.stop - 1} even, byler photos 121-150 odd-numbered; "
+            "the last two also at the learned finder's boxes"
         ),
         parameters=str(sum(p.numel() for p in net.parameters())),
     )

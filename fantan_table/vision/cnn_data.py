@@ -21,15 +21,19 @@ import cv2
 import numpy as np
 
 from .classifier import CHANNELS, CLASSES, CROP_PX, die_crop
+from .finder import builtin_finder, wholly_inside
 from .profile import Profile
-from .stress import stress_scene
+from .stress import CROP_SCENE_SEEDS, stress_scene
+from .topface import RotatedBox
 from .train import (
     BYLER_TRAIN_PHOTOS,
     STRESS_SEEDS,
     Example,
+    Look,
     box_examples,
     labelled_boxes,
     reader_examples,
+    roughen,
     stress_examples,
     synthetic_examples,
 )
@@ -41,6 +45,15 @@ DEV_RENDER_SEEDS: Final = range(600_000, 600_300)
 DEV_STRESS_SEEDS: Final = range(1_700_000_000, 1_700_000_300)
 """Stress scenes for DEV: above ``CROP_SCENE_SEEDS``, below ``train.STRESS_SEEDS`` where the training draws."""
 
+FINDER_BOX_SEEDS: Final = STRESS_SEEDS + CROP_SCENE_SEEDS // 2
+"""Stress scenes cut out at the finder's boxes come from seeds above this (2.5 x 10^9): above the other stress
+crops' seeds (2 x 10^9), below the finder's own (3 x 10^9), far from every DEV and measuring seed."""
+MATCHED: Final = 0.35
+"""A found box is a labelled die's when their centres lie within this share of the die's side: the finder's
+centre errs by well under a tenth of a side, and two dice's centres lie at least a side apart."""
+FOUR_DICE_SHARE: Final = 0.5
+MOST_DICE: Final = 8
+"""Half the scenes cut out at the finder's boxes hold a roll's four dice, the rest 1 to 8 (touching dice)."""
 HUE_SHARE: Final = 0.35
 """Pictures whose hue is turned by any amount: a red die becomes green or blue, and so does the table."""
 INVERT_SHARE: Final = 0.15
@@ -94,13 +107,92 @@ def training_examples(
     return examples
 
 
-def describe(data: Path, scenes: int, variants: int) -> str:
-    """What ``training_examples`` drew on, stored with the network."""
+def finder_labelled(
+    found: Sequence[RotatedBox], dice: Sequence[tuple[RotatedBox, int]], others: Sequence[RotatedBox]
+) -> list[tuple[RotatedBox, int | None]]:
+    """The finder's boxes with the value of the labelled die each lies on, or ``None`` (not a face) for a box on
+    no die at all; a box near a die that is not labelled (one cut by the frame) is left out."""
+    out: list[tuple[RotatedBox, int | None]] = []
+    labelled = [b for b, _ in dice]
+    for box in found:
+        near = [v for b, v in dice if np.hypot(*np.subtract(box[0], b[0])) < MATCHED * min(b[1])]
+        if len(near) == 1:
+            out.append((box, near[0]))
+        elif not near and all(np.hypot(*np.subtract(box[0], b[0])) >= max(b[1]) for b in [*others, *labelled]):
+            out.append((box, None))
+    return out
+
+
+def found_boxes(picture: np.ndarray) -> list[RotatedBox]:
+    """The built-in finder's boxes wholly inside ``picture``, as the reader takes them."""
+    return [d.box for d in builtin_finder().find(picture) if wholly_inside(d.box, picture.shape)]
+
+
+def finder_stress_scene(scene_seed: int) -> tuple[np.ndarray, list[tuple[RotatedBox, int]], list[RotatedBox]]:
+    """A stress scene for crops at the finder's boxes: its picture, counted dice and cut dice."""
+    rng = np.random.default_rng([scene_seed, 0xB0E5])
+    count = 4 if rng.random() < FOUR_DICE_SHARE else int(rng.integers(1, MOST_DICE + 1))
+    scene = stress_scene(scene_seed, count=count)
+    return scene.image, [(d.top_box, d.value) for d in scene.counted], [d.top_box for d in scene.dice if d.cut]
+
+
+def finder_box_examples(seed: int, scenes: range, look: Look | None = None) -> list[Example]:
+    """Crops of stress scenes at the boxes the learned finder draws on them, as the reader cuts its dice out:
+    a box on a die is labelled with its value, a box on no die is "not a face". ``scenes`` numbers them (each
+    scene's randomness is its own, so ranges may be cut in parallel)."""
+    out: list[Example] = []
+    for i in scenes:
+        scene_seed = FINDER_BOX_SEEDS + seed * 100_003 + i
+        rng = np.random.default_rng([seed, 0xB0E5, i])
+        try:
+            image, dice, cut = finder_stress_scene(scene_seed)
+        except (ValueError, RuntimeError):  # the dice did not fit: no scene
+            continue
+        typical = float(np.median([min(b[1]) for b, _ in dice])) if dice else 40.0
+        picture = roughen(rng, image if look is None else look(rng, image), typical)
+        for box, label in finder_labelled(found_boxes(picture), dice, cut):
+            out.append(Example(die_crop(picture, box), label, f"finder-stress-{scene_seed}"))
+    return out
+
+
+def upright_dice(boxes: Sequence[tuple[tuple[float, float, float, float], int]]) -> list[tuple[RotatedBox, int]]:
+    """A real photo's labelled upright boxes (x0, y0, x1, y1) as rotated boxes."""
+    return [((((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0), v) for (x0, y0, x1, y1), v in boxes]
+
+
+def finder_photo_examples(
+    seed: int, folder: Path, names: Sequence[str], variants: int, look: Look | None = None
+) -> list[Example]:
+    """Crops of real photos (byler's) at the finder's boxes, ``variants`` recoloured, roughened copies each."""
+    labelled = labelled_boxes(folder)
+    out: list[Example] = []
+    for name in names:
+        frame = cv2.imread(str(folder / name))
+        if frame is None:
+            continue
+        dice = upright_dice(labelled[name])
+        typical = float(np.median([min(b[1]) for b, _ in dice])) if dice else 40.0
+        for variant in range(variants):
+            rng = np.random.default_rng([seed, 0xB7E5, sum(name.encode()), variant])
+            picture = roughen(rng, frame if look is None else look(rng, frame), typical)
+            for box, label in finder_labelled(found_boxes(picture), dice, []):
+                out.append(Example(die_crop(picture, box), label, f"{folder.name}/{name}"))
+    return out
+
+
+def describe(data: Path, scenes: int, variants: int, finder_scenes: int = 0) -> str:
+    """What the training examples drew on, stored with the network."""
+    at_finder_boxes = (
+        f"; {finder_scenes} stress scenes (seeds from {FINDER_BOX_SEEDS}) and byler's first {BYLER_FIT_PHOTOS} photos "
+        f"x{variants} at the learned finder's boxes"
+        if finder_scenes
+        else ""
+    )
     return (
         f"{scenes} render.py scenes and {scenes // 2} stress scenes (seeds from {STRESS_SEEDS}); "
         f"{data}/dice-photos-byler/train first {BYLER_FIT_PHOTOS} photos; {data}/dice-photos/train (reader boxes); "
-        f"x{variants} recoloured, roughened variants of real photos; never dice-photos/valid, byler's photos "
-        f"{BYLER_FIT_PHOTOS + 1}-{BYLER_TRAIN_PHOTOS} (DEV) or its last 50"
+        f"x{variants} recoloured, roughened variants of real photos{at_finder_boxes}; never dice-photos/valid, "
+        f"byler's photos {BYLER_FIT_PHOTOS + 1}-{BYLER_TRAIN_PHOTOS} (DEV) or its last 50"
     )
 
 
@@ -165,9 +257,38 @@ def dev_byler(data: Path) -> DevSet:
     return _dev_set("byler 121-150 DEV", crops())
 
 
+def dev_stress_found(seeds: Sequence[int] = DEV_STRESS_SEEDS) -> DevSet:
+    """Stress DEV scenes at the finder's boxes, as the reader cuts them (boxes on no die are "not a face")."""
+
+    def crops() -> Iterator[tuple[np.ndarray, int | None, int]]:
+        for i, seed in enumerate(seeds):
+            image, dice, cut = finder_stress_scene(seed)
+            for box, label in finder_labelled(found_boxes(image), dice, cut):
+                yield die_crop(image, box), label, i
+
+    return _dev_set("stress DEV at the finder's boxes", crops())
+
+
+def dev_byler_found(data: Path) -> DevSet:
+    """Byler's photos 121-150 at the finder's boxes."""
+    folder = data / "dice-photos-byler" / "train"
+    boxes = labelled_boxes(folder)
+
+    def crops() -> Iterator[tuple[np.ndarray, int | None, int]]:
+        for i, name in enumerate(byler_names(folder)[BYLER_FIT_PHOTOS:]):
+            frame = cv2.imread(str(folder / name))
+            if frame is None:
+                continue
+            for box, label in finder_labelled(found_boxes(frame), upright_dice(boxes[name]), []):
+                yield die_crop(frame, box), label, i
+
+    return _dev_set("byler 121-150 DEV at the finder's boxes", crops())
+
+
 def dev_sets(data: Path) -> list[DevSet]:
-    """Every DEV set: render.py, stress, byler 121-150 (a few minutes: each scene is drawn)."""
-    return [dev_render(), dev_stress(), dev_byler(data)]
+    """Every DEV set: render.py, stress, byler 121-150, the last two also at the finder's boxes (a few minutes:
+    each scene is drawn)."""
+    return [dev_render(), dev_stress(), dev_byler(data), dev_stress_found(), dev_byler_found(data)]
 
 
 def dev_arrays(sets: Sequence[DevSet]) -> dict[str, np.ndarray]:

@@ -159,6 +159,12 @@ def decode(out: np.ndarray, scale: float, least: float) -> list[FoundDie]:
     return found
 
 
+def wholly_inside(box: RotatedBox, shape: tuple[int, ...]) -> bool:
+    """Whether the die's top face lies in the frame: a die cut by the frame's edge is not one of the roll's."""
+    corners = cv2.boxPoints(box)
+    return bool((corners >= 0).all() and (corners[:, 0] <= shape[1]).all() and (corners[:, 1] <= shape[0]).all())
+
+
 def _read_net(onnx: bytes) -> Any:
     try:
         net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
