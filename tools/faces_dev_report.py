@@ -3,10 +3,11 @@
     python tools/faces_dev_report.py [--cache DIR] [--data ../shared/data]
 
 For each DEV set (``fantan_table.vision.cnn_data``: render.py seeds 600000-600299, stress seeds from 1.7e9,
-byler's photos 121-150): per-die accuracy on all of it, and the reliability rows (among dice whose best class has
-probability >= c, the share right) on its second half, which no temperature was fitted on. The numpy model is shown
-as shipped and with its temperature fitted on the DEV first half as the network's was. Also the time per die,
-one die per call as the reader asks, on one core. Never run on the bench's measuring data.
+byler's photos 121-150, the last two also at the learned finder's boxes): per-die accuracy on all of it, and the
+reliability rows (among dice whose best class has probability >= c, the share right) on its second half, which no
+temperature was fitted on. The numpy model is shown as shipped and with its temperature fitted on the DEV first
+half as the networks' were; then each built-in network, and the networks asked together as the reader does. Also
+the time per die, one die per call, one core. Never run on the bench's measuring data.
 """
 
 from __future__ import annotations
@@ -20,9 +21,15 @@ import cv2
 import numpy as np
 
 from fantan_table.vision.classifier import BUILTIN_PATH as NUMPY_PATH
-from fantan_table.vision.classifier import RELIABILITY_LEVELS, FaceClassifier, FaceModel, fit_temperature, reliability
-from fantan_table.vision.cnn import BUILTIN_PATH as CNN_PATH
-from fantan_table.vision.cnn import CnnFaceModel
+from fantan_table.vision.classifier import (
+    RELIABILITY_LEVELS,
+    FaceClassifier,
+    FaceModel,
+    FaceReader,
+    fit_temperature,
+    reliability,
+)
+from fantan_table.vision.cnn import BUILTIN_PATHS, CnnEnsemble, CnnFaceModel
 from fantan_table.vision.cnn_data import DevSet, class_indices, dev_from_arrays, dev_sets
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,8 +50,8 @@ def fitted_on_dev(model: FaceClassifier, dev: list[DevSet]) -> FaceClassifier:
     return fit_temperature(model, crops, labels)
 
 
-def report(name: str, model: FaceClassifier, dev: list[DevSet]) -> None:
-    print(f"\n{name} (temperature {model.temperature:.3f})")
+def report(name: str, model: FaceReader, dev: list[DevSet]) -> None:
+    print(f"\n{name}")
     for d in dev:
         right = model.probabilities(d.crops).argmax(axis=1) == class_indices(d.labels)
         faces = np.array([label is not None for label in d.labels])
@@ -71,12 +78,15 @@ def main() -> int:
     args = parser.parse_args()
     dev = load_dev(args.cache, args.data)
     numpy_model = FaceModel.load(NUMPY_PATH)
-    cnn = CnnFaceModel.load(CNN_PATH)
     print("DEV sets: " + ", ".join(f"{d.name} {len(d.labels)} crops" for d in dev))
     print("(the numpy model was trained on byler's first 150 photos: 121-150 are not unseen for it)")
     report("numpy model as shipped", numpy_model, dev)
-    report("numpy model, temperature fitted on the DEV first half", fitted_on_dev(numpy_model, dev), dev)
-    report("convolutional network", cnn, dev)
+    fitted = fitted_on_dev(numpy_model, dev)
+    report(f"numpy model, temperature fitted on the DEV first half ({fitted.temperature:.3f})", fitted, dev)
+    for path in BUILTIN_PATHS:
+        network = CnnFaceModel.load(path)
+        report(f"convolutional network {path.name} (temperature {network.temperature:.3f})", network, dev)
+    report("the built-in networks asked together (the reader's classifier)", CnnEnsemble.load(BUILTIN_PATHS), dev)
     return 0
 
 

@@ -22,9 +22,7 @@ from .common import UsageError, print_json, state_dir_held, unreplayable
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("demo", help="play a simulated game night with bots", description=__doc__)
-    p.add_argument(
-        "--game", choices=("fantan", "sevens", "tens"), default="fantan", help="which game (default fantan)"
-    )
+    p.add_argument("--game", choices=("fantan", "sevens", "tens"), default="fantan", help="which game (default fantan)")
     p.add_argument("--rounds", type=int, default=10, metavar="N", help="rounds to play (default 10)")
     p.add_argument("--hands", type=int, default=5, metavar="N", help="hands of sevens or tens (default 5)")
     p.add_argument(

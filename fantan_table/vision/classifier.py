@@ -67,18 +67,22 @@ class FaceModelError(FantanError, ValueError):
     """A faces model file that cannot be used; the message says how to get a good one."""
 
 
-class FaceClassifier(Protocol):
-    """What the reader and the calibration need of a faces model: this module's numpy network or ``cnn``'s."""
-
-    @property
-    def temperature(self) -> float: ...
+class FaceReader(Protocol):
+    """What the reader needs of a faces model: calibrated probabilities, and an account of how it was made."""
 
     @property
     def info(self) -> dict[str, str]: ...
 
-    def logits(self, crops: np.ndarray) -> np.ndarray: ...
-
     def probabilities(self, crops: np.ndarray) -> np.ndarray: ...
+
+
+class FaceClassifier(FaceReader, Protocol):
+    """What the calibration needs of a faces model too: this module's numpy network or ``cnn``'s."""
+
+    @property
+    def temperature(self) -> float: ...
+
+    def logits(self, crops: np.ndarray) -> np.ndarray: ...
 
     def with_temperature(self, temperature: float) -> Self: ...
 
@@ -168,17 +172,18 @@ class FaceModel:
 
 
 @cache
-def builtin_model() -> FaceClassifier:
-    """The model shipped with the package, loaded once when first asked for: the convolutional network of ``cnn``.
+def builtin_model() -> FaceReader:
+    """The model shipped with the package, loaded once when first asked for: the convolutional networks of ``cnn``
+    asked together.
 
-    It read every DEV set better than this module's numpy model (``BUILTIN_PATH``), and every reliability row with
-    enough dice to judge met its level (``tools/faces_dev_report.py``); the numpy model stays for tables whose
-    calibration trained their own.
+    The first network read every DEV set better than this module's numpy model (``BUILTIN_PATH``), and every
+    reliability row with enough dice to judge met its level (``tools/faces_dev_report.py``); the numpy model stays
+    for tables whose calibration trained their own. The second, trained at the learned finder's boxes too, read
+    the DEV stress dice at those boxes better; together they are safer than either (``cnn.CnnEnsemble``).
     """
-    from .cnn import BUILTIN_PATH as NETWORK_PATH  # cnn builds on this module: imported when first asked for
-    from .cnn import CnnFaceModel
+    from .cnn import BUILTIN_PATHS, CnnEnsemble  # cnn builds on this module: imported when first asked for
 
-    return CnnFaceModel.load(NETWORK_PATH)
+    return CnnEnsemble.load(BUILTIN_PATHS)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

@@ -28,6 +28,13 @@ from .classifier import CHANNELS, CLASSES, CROP_PX, RETRAIN_CNN_HINT, FaceModelE
 FORMAT_VERSION: Final = 1
 """Bumped whenever the crop, the network's input or output, or the JSON layout change."""
 BUILTIN_PATH: Final = Path(__file__).parent / "models" / "faces-cnn.onnx"
+"""The first built-in network: trained on crops at true and nudged boxes."""
+BOXES_PATH: Final = BUILTIN_PATH.with_name("faces-cnn-boxes.onnx")
+"""The second: larger, trained on crops at the learned finder's boxes too (the boxes the reader now reads)."""
+BUILTIN_PATHS: Final = (BUILTIN_PATH, BOXES_PATH)
+"""The networks the built-in classifier asks together (``CnnEnsemble``)."""
+NO_PROBABILITY: Final = 1e-12
+"""Probabilities are clipped to this before their logarithm: a network's outright zero is not a veto."""
 
 
 def sidecar_of(path: Path) -> Path:
@@ -138,3 +145,32 @@ def _read_net(onnx: bytes) -> Any:
             f"{RETRAIN_CNN_HINT}"
         )
     return net
+
+
+@dataclass(frozen=True)
+class CnnEnsemble:
+    """Several networks read each crop, and the geometric mean of their calibrated probabilities is the answer.
+
+    Networks trained on other data and from another start err on different crops: a face stands sure only where
+    each gives it a high probability, so one network's confident mistake is tempered by the other's doubt. On
+    the DEV scenes at the finder's boxes the two built-in networks together let no wrong scene through where the
+    larger alone let two (``reader.CLASSIFIER_ALONE``).
+    """
+
+    members: tuple[CnnFaceModel, ...]
+
+    def probabilities(self, crops: np.ndarray) -> np.ndarray:
+        """Calibrated probabilities (N, len(CLASSES)); each row sums to 1."""
+        logs = [np.log(np.clip(m.probabilities(crops), NO_PROBABILITY, 1.0)) for m in self.members]
+        return softmax(np.mean(logs, axis=0))
+
+    @property
+    def info(self) -> dict[str, str]:
+        """Each network's account of how it was made, by key: ``"<first>; <second>"``."""
+        keys = dict.fromkeys(k for m in self.members for k in m.info)
+        return {k: "; ".join(m.info.get(k, "-") for m in self.members) for k in keys}
+
+    @classmethod
+    def load(cls, paths: tuple[Path, ...]) -> CnnEnsemble:
+        """The networks at ``paths``; FaceModelError as ``CnnFaceModel.load`` for any that cannot be used."""
+        return cls(tuple(CnnFaceModel.load(path) for path in paths))

@@ -142,5 +142,5 @@ def test_a_blank_the_network_was_not_sure_of_is_unsure(monkeypatch, score, read)
     die = scene.dice[0]
     found = FoundDie((die.center, (die.side, die.side), die.angle), score)
     monkeypatch.setattr(reader, "builtin_finder", lambda: SimpleNamespace(find=lambda _frame: [found]))
-    reading = reader._reading(scene.image, (0, 0), reader._found_by_network(scene.image), Profile(), 1, True)
+    reading = reader._reading(scene.image, (0, 0), reader._found_by_network(scene.image), Profile(), 1)
     assert [d.value for d in reading.dice] == [read] and (read is None) == (reader.PLAIN_DOUBT in reading.message)
