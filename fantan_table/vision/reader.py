@@ -152,6 +152,14 @@ def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Readi
             f"the network finds {len(learned.dice)} dice, their outlines {len(shapes.dice)}: say how many",
         )
     if shapes.status is Status.OK:
+        # the same with no count to check against: dice the network found but could not read (byler DEV photo
+        # IMG_20191209_100039: six dice, two unreadable, four outlines read) must not vanish from the roll
+        if expect is None and len(learned.dice) > len(shapes.dice):
+            return Reading(
+                Status.UNSURE,
+                shapes.dice,
+                f"their outlines read {len(shapes.dice)} dice, the network finds {len(learned.dice)}: say how many",
+            )
         return shapes
     # neither could read the roll: the network's reason, unless it missed dice its outlines found
     if expect is None:
