@@ -21,7 +21,13 @@ from fantan_table.vision.classifier import CLASSES, RELIABILITY_LEVELS, builtin_
 from fantan_table.vision.profile import load_profile
 from fantan_table.vision.stress import MEASURING_SEEDS, stress_scene
 from fantan_table.vision.topface import RotatedBox
-from fantan_table.vision.train import BYLER_TRAIN_PHOTOS, labelled_boxes, reader_matched, synthetic_examples
+from fantan_table.vision.train import (
+    BYLER_TRAIN_PHOTOS,
+    labelled_boxes,
+    reader_matched,
+    synthetic_examples,
+    upright_dice,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("BENCH_DATA", ROOT.parent / "shared" / "data"))
@@ -39,8 +45,8 @@ def _byler_last_50() -> Labelled:
     boxes = labelled_boxes(folder)
     for name in sorted(boxes)[BYLER_TRAIN_PHOTOS:]:
         frame = cv2.imread(str(folder / name))
-        for (x0, y0, x1, y1), value in boxes[name]:
-            yield frame, (((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0), value
+        for box, value in upright_dice(boxes[name]):
+            yield frame, box, value
 
 
 def _photos_valid() -> Labelled:

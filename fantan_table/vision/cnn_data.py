@@ -36,6 +36,7 @@ from .train import (
     roughen,
     stress_examples,
     synthetic_examples,
+    upright_dice,
 )
 
 BYLER_FIT_PHOTOS: Final = 120
@@ -155,11 +156,6 @@ def finder_box_examples(seed: int, scenes: range, look: Look | None = None) -> l
     return out
 
 
-def upright_dice(boxes: Sequence[tuple[tuple[float, float, float, float], int]]) -> list[tuple[RotatedBox, int]]:
-    """A real photo's labelled upright boxes (x0, y0, x1, y1) as rotated boxes."""
-    return [((((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0), v) for (x0, y0, x1, y1), v in boxes]
-
-
 def finder_photo_examples(
     seed: int, folder: Path, names: Sequence[str], variants: int, look: Look | None = None
 ) -> list[Example]:
@@ -241,20 +237,20 @@ def dev_stress(seeds: Sequence[int] = DEV_STRESS_SEEDS) -> DevSet:
     return _dev_set("stress DEV", crops())
 
 
-def dev_byler(data: Path) -> DevSet:
-    """Byler's photos 121-150 at their labelled die boxes (as the bench measures the last 50)."""
+def _dev_byler_photos(data: Path) -> Iterator[tuple[int, np.ndarray, list[tuple[RotatedBox, int]]]]:
+    """Byler's DEV photos 121-150: their number among them, the photo and its labelled dice."""
     folder = data / "dice-photos-byler" / "train"
     boxes = labelled_boxes(folder)
+    for i, name in enumerate(byler_names(folder)[BYLER_FIT_PHOTOS:]):
+        frame = cv2.imread(str(folder / name))
+        if frame is not None:
+            yield i, frame, upright_dice(boxes[name])
 
-    def crops() -> Iterator[tuple[np.ndarray, int | None, int]]:
-        for i, name in enumerate(byler_names(folder)[BYLER_FIT_PHOTOS:]):
-            frame = cv2.imread(str(folder / name))
-            if frame is None:
-                continue
-            for (x0, y0, x1, y1), value in boxes[name]:
-                yield die_crop(frame, (((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0)), value, i
 
-    return _dev_set("byler 121-150 DEV", crops())
+def dev_byler(data: Path) -> DevSet:
+    """Byler's photos 121-150 at their labelled die boxes (as the bench measures the last 50)."""
+    crops = ((die_crop(frame, box), value, i) for i, frame, dice in _dev_byler_photos(data) for box, value in dice)
+    return _dev_set("byler 121-150 DEV", crops)
 
 
 def dev_stress_found(seeds: Sequence[int] = DEV_STRESS_SEEDS) -> DevSet:
@@ -271,18 +267,12 @@ def dev_stress_found(seeds: Sequence[int] = DEV_STRESS_SEEDS) -> DevSet:
 
 def dev_byler_found(data: Path) -> DevSet:
     """Byler's photos 121-150 at the finder's boxes."""
-    folder = data / "dice-photos-byler" / "train"
-    boxes = labelled_boxes(folder)
-
-    def crops() -> Iterator[tuple[np.ndarray, int | None, int]]:
-        for i, name in enumerate(byler_names(folder)[BYLER_FIT_PHOTOS:]):
-            frame = cv2.imread(str(folder / name))
-            if frame is None:
-                continue
-            for box, label in finder_labelled(found_boxes(frame), upright_dice(boxes[name]), []):
-                yield die_crop(frame, box), label, i
-
-    return _dev_set("byler 121-150 DEV at the finder's boxes", crops())
+    crops = (
+        (die_crop(frame, box), label, i)
+        for i, frame, dice in _dev_byler_photos(data)
+        for box, label in finder_labelled(found_boxes(frame), dice, [])
+    )
+    return _dev_set("byler 121-150 DEV at the finder's boxes", crops)
 
 
 def dev_sets(data: Path) -> list[DevSet]:

@@ -201,6 +201,11 @@ def labelled_boxes(folder: Path) -> dict[str, list[tuple[tuple[float, float, flo
     return {name: [(tuple(d["box"]), int(d["value"])) for d in dice] for name, dice in data.items()}
 
 
+def upright_dice(boxes: Sequence[tuple[tuple[float, float, float, float], int]]) -> list[tuple[RotatedBox, int]]:
+    """A real photo's labelled upright boxes (x0, y0, x1, y1) as rotated boxes, with their values."""
+    return [((((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0), v) for (x0, y0, x1, y1), v in boxes]
+
+
 def byler_training_names(folder: Path) -> list[str]:
     """The byler photos that may be trained on: the first 150 by name."""
     return sorted(labelled_boxes(folder))[:BYLER_TRAIN_PHOTOS]
@@ -216,10 +221,7 @@ def box_examples(
         frame = cv2.imread(str(folder / name))
         if frame is None:
             continue
-        dice = [
-            ((((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0), value)
-            for (x0, y0, x1, y1), value in boxes[name]
-        ]
+        dice = upright_dice(boxes[name])
         yield from examples_in(rng, frame, dice, f"{folder.name}/{name}", variants, negatives, look=look)
 
 
@@ -253,7 +255,7 @@ def reader_examples(
         if frame is None:
             continue
         dice = reader_matched(frame, labelled, profile)
-        unread = [(((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0) for (x0, y0, x1, y1), _ in labelled]
+        unread = [box for box, _ in upright_dice(labelled)]
         yield from examples_in(rng, frame, dice, f"{folder.name}/{name}", variants, negatives, unread, look)
 
 
