@@ -19,6 +19,8 @@ import httpx
 
 from fantan_table.table.wiring.banker_pin import hash_pin
 
+from .test_table_commands import run_table
+
 PIN = "135790"
 START_SECONDS = 60
 ADDRESS_SAID = "the scorer's page: "
@@ -148,19 +150,8 @@ def test_a_night_under_way_carries_on_when_the_config_names_another_game(tmp_pat
         assert begun["plays"] == "tens" and begun["stage"] == "rolling"
 
 
-def at_the_console(config: Path, commands: str) -> subprocess.CompletedProcess[str]:
-    """``run --console`` on ``config``, typed ``commands``."""
-    return subprocess.run(
-        [sys.executable, "-m", "fantan_table", "run", "--config", str(config), "--console"],
-        input=commands,
-        capture_output=True,
-        text=True,
-        timeout=START_SECONDS,
-    )
-
-
 def test_the_console_of_a_sevens_night_offers_its_own_commands_not_fan_tans_bets(tmp_path: Path) -> None:
-    done = at_the_console(config_file(tmp_path, "sevens"), "press next_round\nstatus\nbet Ann number:1\nquit\n")
+    done = run_table(config_file(tmp_path, "sevens"), "press next_round\nstatus\nbet Ann number:1\nquit\n")
     assert done.returncode == 0, done.stderr
     said = done.stdout
     assert "the players' moves and the banker's entries are made on the page" in said
@@ -172,7 +163,7 @@ def test_the_console_of_a_sevens_night_offers_its_own_commands_not_fan_tans_bets
 def test_a_tens_roll_typed_at_the_console_is_shown_with_the_first_player_and_rolled_only_after_yes(
     tmp_path: Path,
 ) -> None:
-    done = at_the_console(
+    done = run_table(
         config_file(tmp_path, "tens"),
         "dice 0 0 0 0\ndice 1 1 2 2\nstatus\ndice 1 1 2 2\nyes\nquit\n",
     )

@@ -62,6 +62,15 @@ def tap(page: Page, zone: str) -> None:
     page.locator(f'[data-zone="{zone}"]').click()
 
 
+def banker_signed_in(browser: Browser, url: str, viewport: dict[str, int]) -> Page:  # noqa: F811
+    """A new page at the table's ``url`` with the banker signed in by the PIN."""
+    page = browser.new_page(viewport=viewport)
+    page.goto(url)
+    page.fill("#pin", PIN)
+    page.click("#login button")
+    return page
+
+
 def watch_for_refusals(page: Page, refused: list[str]) -> None:
     """Note what the browser refused to run or load (the page's Content-Security-Policy at work)."""
     page.on("console", lambda m: refused.append(m.text) if m.type == "error" and "Refused" in m.text else None)

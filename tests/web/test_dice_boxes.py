@@ -5,16 +5,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
-from .conftest import PIN
-from .test_browser import ARTIFACTS, browser, server  # noqa: F401 (the browser and the table it talks to)
+from .test_browser import ARTIFACTS, banker_signed_in, browser, server  # noqa: F401 (the browser and the table)
 
 
 def test_the_result_shows_each_die_box_as_the_reader_said(server, browser: Browser) -> None:  # noqa: F811
     url, ctx = server
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
-    page.goto(url)
-    page.fill("#pin", PIN)
-    page.click("#login button")
+    page = banker_signed_in(browser, url, {"width": 1100, "height": 900})
     page.click('[data-press="no_more_bets"]')
     page.click("#shake")
     page.click("#lift")

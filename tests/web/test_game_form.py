@@ -6,15 +6,15 @@ from __future__ import annotations
 from datetime import datetime
 
 import pytest
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Locator, Page, expect
 
 from fantan_table.rules.bets import Variant
 from fantan_table.rules.game import AfterRounds, AtTime, HouseBank
 from fantan_table.settings import Key, Scope, in_scope
 from fantan_table.table.wiring.config import KEYS
 
-from .conftest import PIN, Rig
-from .test_browser import ARTIFACTS, browser, server  # noqa: F401  (fixtures)
+from .conftest import Rig
+from .test_browser import ARTIFACTS, banker_signed_in, browser, server  # noqa: F401  (fixtures)
 
 SEATS = [{"name": "Dee", "suit": "arms"}, {"name": "Eve", "suit": "suns"}]
 
@@ -66,14 +66,16 @@ def test_every_game_choice_of_the_config_is_taken_from_the_form(rig: Rig) -> Non
     assert unsure.status_code == 400 and "on_unsure must be one of 'reroll', 'void'" in unsure.json()["error"]
 
 
+def setup_form(banker: Page) -> Locator:
+    """The new-game form, opened."""
+    banker.click("#setup >> xpath=.. >> summary")
+    return banker.locator("#setup")
+
+
 def test_the_page_builds_the_form_and_starts_the_game_it_asks_for(server, browser: Browser) -> None:  # noqa: F811
     url, ctx = server
-    banker = browser.new_page(viewport={"width": 1100, "height": 1400})
-    banker.goto(url)
-    banker.fill("#pin", PIN)
-    banker.click("#login button")
-    banker.click("#setup >> xpath=.. >> summary")
-    form = banker.locator("#setup")
+    banker = banker_signed_in(browser, url, {"width": 1100, "height": 1400})
+    form = setup_form(banker)
     for key in in_scope(KEYS, Scope.NEW_GAME):
         if key.name not in ("players", "suits"):
             expect(form.locator(f'[name="{key.name}"]').first).to_be_attached()
@@ -99,12 +101,8 @@ def test_the_page_builds_the_form_and_starts_the_game_it_asks_for(server, browse
 
 def test_a_game_begun_from_the_page_rolls_for_its_first_bank(server, browser: Browser) -> None:  # noqa: F811
     url, ctx = server
-    banker = browser.new_page(viewport={"width": 360, "height": 1400})
-    banker.goto(url)
-    banker.fill("#pin", PIN)
-    banker.click("#login button")
-    banker.click("#setup >> xpath=.. >> summary")
-    form = banker.locator("#setup")
+    banker = banker_signed_in(browser, url, {"width": 360, "height": 1400})
+    form = setup_form(banker)
     for suit, name in (("suns", "Dee"), ("moons", "Eve"), ("crowns", ""), ("arms", "")):
         form.locator(f'[name="player-{suit}"]').fill(name)
     form.locator('[name="banker"]').select_option("rotating")
@@ -129,11 +127,8 @@ def test_a_game_begun_from_the_page_rolls_for_its_first_bank(server, browser: Br
 
 def test_the_banker_seats_a_newcomer_and_lets_a_player_go_from_a_phone(server, browser: Browser) -> None:  # noqa: F811
     url, ctx = server
-    banker = browser.new_page(viewport={"width": 360, "height": 1400})
+    banker = banker_signed_in(browser, url, {"width": 360, "height": 1400})
     banker.on("dialog", lambda dialog: dialog.accept())  # the leave is confirmed with the balance taken
-    banker.goto(url)
-    banker.fill("#pin", PIN)
-    banker.click("#login button")
     banker.click("#seats summary")
     seat = banker.locator("#seat")
     expect(seat.locator('[name="suit"] option')).to_have_count(4 - len(ctx.owner.view.state.game.players))
@@ -152,12 +147,8 @@ def test_the_banker_seats_a_newcomer_and_lets_a_player_go_from_a_phone(server, b
 
 def test_the_page_seats_six_for_card_fan_tan_and_more_for_collecting_tens(server, browser: Browser) -> None:  # noqa: F811
     url, ctx = server
-    banker = browser.new_page(viewport={"width": 360, "height": 1400})
-    banker.goto(url)
-    banker.fill("#pin", PIN)
-    banker.click("#login button")
-    banker.click("#setup >> xpath=.. >> summary")
-    form = banker.locator("#setup")
+    banker = banker_signed_in(browser, url, {"width": 360, "height": 1400})
+    form = setup_form(banker)
     form.locator('[name="plays"]').select_option("sevens")
     expect(form.locator('[name="player-suns"]')).to_be_hidden()  # card Fan Tan's seats are not the four suits
     seats = form.locator('[name="seat"]')

@@ -13,9 +13,8 @@ from fantan_table.rules.sevens.options import RULES_001, Agreed, CardMode
 from fantan_table.table.core.sevens_table import SevensTable
 
 from . import sevens_revoke as revoke
-from .conftest import PIN
 from .hosted import hosted_server
-from .test_browser import ARTIFACTS, browser  # noqa: F401  (fixtures)
+from .test_browser import ARTIFACTS, banker_signed_in, browser  # noqa: F401  (fixtures)
 
 PLAYERS = ("Ann", "Bob", "Cy")
 PHONE = {"width": 360, "height": 1400}
@@ -24,10 +23,7 @@ BUILD_ORDER = (7, 8, 9, 10, 11, 12, 13, 6, 5, 4, 3, 2, 1)
 
 
 def banker_page(browser: Browser, url: str) -> Page:  # noqa: F811
-    page = browser.new_page(viewport=PHONE)
-    page.goto(url)
-    page.fill("#pin", PIN)
-    page.click("#login button")
+    page = banker_signed_in(browser, url, PHONE)
     expect(page.locator("#sevens-banker")).to_be_visible()
     return page
 

@@ -14,9 +14,8 @@ from fantan_table.rules.tens.options import Dominoes, TensConfig
 from fantan_table.table.core.tens_table import TensTable
 from fantan_table.table.wiring.tens_bot import best_discard, takes, worth
 
-from .conftest import PIN
 from .hosted import hosted_server
-from .test_browser import ARTIFACTS, browser  # noqa: F401  (fixtures)
+from .test_browser import ARTIFACTS, banker_signed_in, browser  # noqa: F401  (fixtures)
 from .test_tens_api import COMPLETE
 
 PLAYERS = ("Ann", "Bob", "Cy")
@@ -25,10 +24,7 @@ HAND_TILES = 10
 
 
 def banker_page(browser: Browser, url: str) -> Page:  # noqa: F811
-    page = browser.new_page(viewport=PHONE)
-    page.goto(url)
-    page.fill("#pin", PIN)
-    page.click("#login button")
+    page = banker_signed_in(browser, url, PHONE)
     expect(page.locator("#tens-banker")).to_be_visible()
     return page
 
