@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from ..errors import FantanError
+from .quantiles import column_medians, percentile
 
 if TYPE_CHECKING:  # topface reads the profile, which names a classifier: only the type is needed here
     from .topface import RotatedBox
@@ -235,14 +236,14 @@ def normalise(lab: np.ndarray) -> np.ndarray:
     """Ink and colour-distance channels of a (CROP_PX, CROP_PX, 3) Lab crop, marks positive, contrast 1."""
     lo, hi = round(INNER * CROP_PX), round((1 - INNER) * CROP_PX)
     inner = lab[lo:hi, lo:hi].reshape(-1, 3)
-    body = np.median(inner, axis=0)
+    body = column_medians(inner)
     lightness = lab[..., 0] - body[0]
     inner_light = inner[:, 0] - body[0]
     # marks are the minority: their side of the body's median is the histogram's long tail
     ink = lightness if float(np.mean(inner_light**3)) > 0 else -lightness
     colour = np.sqrt(((lab[..., 1:] - body[1:]) ** 2).sum(axis=2))
-    contrast = max(MIN_CONTRAST, float(np.percentile(np.abs(inner_light), 99)))
-    colour_contrast = max(MIN_CONTRAST, float(np.percentile(colour[lo:hi, lo:hi], 99)))
+    contrast = max(MIN_CONTRAST, percentile(np.abs(inner_light), 99))
+    colour_contrast = max(MIN_CONTRAST, percentile(colour[lo:hi, lo:hi], 99))
     out = np.stack([ink / contrast, colour / colour_contrast], axis=2)
     return np.clip(out, -INK_CLIP, INK_CLIP).astype(np.float32)
 

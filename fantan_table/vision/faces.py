@@ -24,6 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .quantiles import column_medians, percentile
+
 INK_PX = 32
 """Faces are compared as ink maps of this many pixels square."""
 SHIFT = 1
@@ -46,7 +48,7 @@ def ink_map(face: np.ndarray) -> np.ndarray:
     lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab).astype(np.float32)
     rim = round(RIM * INK_PX)
     inner = lab[rim : INK_PX - rim, rim : INK_PX - rim]
-    body = np.median(inner.reshape(-1, 3), axis=0)
+    body = column_medians(inner.reshape(-1, 3))
     return np.linalg.norm(inner - body, axis=2)
 
 
@@ -165,4 +167,4 @@ def _likeness(templates: np.ndarray, values: np.ndarray) -> dict[tuple[int, int]
 
 def _strength(ink: np.ndarray) -> float:
     """How strongly a face is marked: its strongest ink, past stray specks of noise."""
-    return float(np.percentile(ink, 97))
+    return percentile(ink, 97)

@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from .pips import PIP_RADIUS
+from .quantiles import column_medians, median
 
 JUST_NOTICEABLE = 2.3
 """A colour difference (CIE Lab Delta E) a person can just see side by side under ideal light."""
@@ -59,7 +60,7 @@ def find_marks(face: np.ndarray, margin: float, zone: float) -> Marks:
     lab = cv2.cvtColor(face, cv2.COLOR_BGR2Lab).astype(np.float32)
     lab[..., 0] *= 100 / 255  # OpenCV's 8-bit L runs 0..255; CIE's runs 0..100 like a and b's units
     lo, hi = round(margin * px), round((1 - margin) * px)
-    body = np.median(lab[lo:hi, lo:hi].reshape(-1, 3), axis=0)  # pips cover under a sixth of a face
+    body = column_medians(lab[lo:hi, lo:hi].reshape(-1, 3))  # pips cover under a sixth of a face
     distance = np.zeros(face.shape[:2], np.float32)
     distance[lo:hi, lo:hi] = np.linalg.norm(lab[lo:hi, lo:hi] - body, axis=2)  # the rim and any table: as the body
     radius = PIP_RADIUS * px
@@ -104,7 +105,7 @@ def _face_noise(response: np.ndarray, disc: np.ndarray) -> float:
     rest = response[cv2.dilate(marked, disc) == 0]
     if rest.size < np.count_nonzero(disc):  # marks all over: not a pip's worth of face left to measure apart
         rest = response.ravel()
-    return 1.4826 * float(np.median(np.abs(rest - np.median(rest))))
+    return 1.4826 * median(np.abs(rest - median(rest)))
 
 
 def _one_per_spot(found: list[Mark], radius: float) -> list[Mark]:

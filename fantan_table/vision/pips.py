@@ -27,14 +27,21 @@ PIP_RADIUS: Final = 0.085
 """A pip's radius as a share of the face's side."""
 
 
+_TURNS: Final = tuple(
+    np.array([[np.cos(k * np.pi / 2), -np.sin(k * np.pi / 2)], [np.sin(k * np.pi / 2), np.cos(k * np.pi / 2)]]).T
+    for k in range(4)
+)
+"""The four quarter turns, as matrices that turn a row of points."""
+_MIRROR: Final = np.array([-1.0, 1.0])
+
+
 def _symmetries(points: np.ndarray) -> list[np.ndarray]:
     """The pattern under the eight symmetries of the square (a die may lie turned or seen mirrored)."""
     centred = points - 0.5
     out = []
-    for k in range(4):
-        c, s = np.cos(k * np.pi / 2), np.sin(k * np.pi / 2)
-        rot = centred @ np.array([[c, -s], [s, c]]).T
-        out += [rot + 0.5, rot * np.array([-1.0, 1.0]) + 0.5]
+    for turn in _TURNS:
+        rot = centred @ turn
+        out += [rot + 0.5, rot * _MIRROR + 0.5]
     return out
 
 
@@ -49,15 +56,18 @@ def pattern_error(value: int, found: np.ndarray) -> float:
         return float("inf")
     if len(found) == 0:
         return 0.0
+    variants = np.stack(_symmetries(np.asarray(found, dtype=float)))
+    distances = np.linalg.norm(variants[:, :, None, :] - layout[None, None, :, :], axis=3)
+    orders = np.argsort(distances.min(axis=2), axis=1)
     best = float("inf")
-    for variant in _symmetries(np.asarray(found, dtype=float)):
-        d = np.linalg.norm(variant[:, None, :] - layout[None, :, :], axis=2)
+    # plain lists from here: the greedy pairing below is a handful of steps, each far cheaper than a numpy call
+    for d, order in zip(distances.tolist(), orders.tolist(), strict=True):
         # each found pip to a distinct layout pip: greedy on the sorted distances suffices for <= 6 pips
-        err, used = 0.0, set()
-        for i in np.argsort(d.min(axis=1)):
-            j = min((j for j in range(len(layout)) if j not in used), key=lambda j: d[i, j])
-            used.add(j)
-            err = max(err, float(d[i, j]))
+        err, free = 0.0, list(range(len(layout)))
+        for i in order:
+            j = min(free, key=d[i].__getitem__)
+            free.remove(j)
+            err = max(err, d[i][j])
         best = min(best, err)
     return best
 

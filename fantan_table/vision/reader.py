@@ -36,6 +36,7 @@ from .finder import builtin_finder, wholly_inside
 from .marks import Mark, Marks, find_marks
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
 from .profile import LEARNED, Profile
+from .quantiles import median, percentile
 from .table_colours import dice_area, printed
 from .topface import NO_ROUND_PIPS, RotatedBox, read_top_face
 
@@ -900,7 +901,7 @@ def _count_by_lightness(face: np.ndarray, profile: Profile) -> tuple[int | None,
     light = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)[..., 0].astype(np.int16)
     lo, hi = round(FACE_MARGIN * px), round((1 - FACE_MARGIN) * px)
     inner = light[lo:hi, lo:hi]
-    body = float(np.median(inner))
+    body = median(inner)
     polarities = ("dark", "light") if profile.pip_polarity == "auto" else (profile.pip_polarity,)
     results = [
         _pips_of(body - inner if p == "dark" else inner - body, lo, px, profile, p == "dark") for p in polarities
@@ -936,7 +937,7 @@ def _checked_by_marks(
     if len(found) < value:
         return counted  # a pip hollowed by glare stands out less than its ring: no more marks than pips
     pips, rest = found[:value], found[value:]
-    reference = float(np.median([m.strength for m in pips]))
+    reference = median(np.array([m.strength for m in pips]))
     strong = [m for m in rest if m.strength >= 0.5 * reference]
     # glints that are pips of a face with more pips: one more (a 5 counted 4), or all of them (a 6 counted 4)
     if any(not m.highlight or _forms_a_face([*pips, m], profile) for m in strong) or (
@@ -994,7 +995,7 @@ def _pips_of(
     standard = math.pi * (PIP_RADIUS * px) ** 2
     # cut at 60% of the contrast of the strongest marks: solid pips keep their size, soft glare shrinks,
     # and a glow bridging two pips falls below the cut
-    peak = float(np.percentile(contrast, 99.5))
+    peak = percentile(contrast, 99.5)
     marks = (contrast > max(profile.pip_contrast, 0.6 * peak)).astype(np.uint8)
     count, labels, stats, centroids = _components8(marks)
     low, high = profile.pip_area[0] * standard, profile.pip_area[1] * standard

@@ -24,6 +24,7 @@ import numpy as np
 
 from .pips import PIP_RADIUS, similar_pattern_fit
 from .profile import Profile
+from .quantiles import percentile
 
 ROUND = 0.6
 """A top face's pip is at least this round (short axis over long)."""
@@ -88,10 +89,10 @@ def marks_on_die(frame: np.ndarray, box: RotatedBox, profile: Profile, dark: boo
         return []
     light = cv2.cvtColor(region, cv2.COLOR_BGR2Lab)[..., 0].astype(np.int16)
     # the body is the die's bulk: lighter than most of its box when its pips are dark, darker when light
-    body = float(np.percentile(light[inside > 0], 75 if dark else 25))
+    body = percentile(light[inside > 0], 75 if dark else 25)
     contrast = body - light if dark else light - body
     # half the contrast of the strongest marks: a pip keeps its shape, the shading of a side face falls away
-    peak = float(np.percentile(contrast[inside > 0], 99.5))
+    peak = percentile(contrast[inside > 0], 99.5)
     spots = ((contrast > max(profile.pip_contrast, 0.5 * peak)) & (inside > 0)).astype(np.uint8)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
     edge = (inside > 0) & ~cv2.erode(inside, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT).astype(bool)

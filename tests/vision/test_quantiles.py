@@ -1,0 +1,61 @@
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from fantan_table.vision.quantiles import column_medians, median, percentile
+
+NUMPY_2 = int(np.__version__.split(".")[0]) >= 2
+"""numpy 1 interpolates a float32 percentile in float64: the last place may differ there, nowhere else."""
+
+_TYPES = st.sampled_from([np.uint8, np.int16, np.float32, np.float64])
+
+
+@st.composite
+def _pixels(draw, ndim: int = 1) -> np.ndarray:
+    """Arrays like the reader's: lightness and colour values (ties common), of any length from one."""
+    dtype = draw(_TYPES)
+    if np.issubdtype(dtype, np.integer):
+        info = np.iinfo(dtype)
+        elements = st.integers(max(info.min, -300), min(info.max, 300))
+    else:
+        elements = st.floats(-300, 300, width=32 if dtype == np.float32 else 64)
+    shape = draw(st.integers(1, 300)) if ndim == 1 else (draw(st.integers(1, 100)), draw(st.integers(1, 3)))
+    return draw(hnp.arrays(dtype, shape, elements=elements))
+
+
+def _same(got: float | np.ndarray, expected: float | np.ndarray, dtype: np.dtype) -> bool:
+    if NUMPY_2 or dtype != np.float32:
+        return bool(np.array_equal(got, expected))
+    return bool(np.allclose(got, expected, rtol=1e-6, atol=1e-6))
+
+
+@given(_pixels(), st.floats(0, 100))
+def test_percentile_is_numpys(values, q):
+    assert _same(percentile(values, q), float(np.percentile(values, q)), values.dtype)
+
+
+@given(_pixels())
+def test_median_is_numpys(values):
+    assert median(values) == float(np.median(values))
+
+
+@given(_pixels(ndim=2))
+def test_column_medians_are_numpys_in_value_and_type(rows):
+    expected = np.median(rows, axis=0)
+    got = column_medians(rows)
+    assert got.dtype == expected.dtype
+    assert np.array_equal(got, expected)
+
+
+def test_a_two_dimensional_array_is_taken_whole():
+    image = np.arange(12, dtype=np.int16).reshape(3, 4)
+    assert median(image) == 5.5
+    assert percentile(image, 100) == 11.0
+    assert percentile(image, 0) == 0.0
+
+
+@pytest.mark.parametrize("q", [0, 25, 50, 99.5, 100])
+def test_one_value_is_every_percentile(q):
+    assert percentile(np.array([7], np.uint8), q) == 7.0
