@@ -241,7 +241,7 @@ def normalise(lab: np.ndarray) -> np.ndarray:
     inner_light = inner[:, 0] - body[0]
     # marks are the minority: their side of the body's median is the histogram's long tail
     ink = lightness if float(np.mean(inner_light**3)) > 0 else -lightness
-    colour = np.sqrt(((lab[..., 1:] - body[1:]) ** 2).sum(axis=2))
+    colour = np.sqrt((lab[..., 1] - body[1]) ** 2 + (lab[..., 2] - body[2]) ** 2)
     contrast = max(MIN_CONTRAST, percentile(np.abs(inner_light), 99))
     colour_contrast = max(MIN_CONTRAST, percentile(colour[lo:hi, lo:hi], 99))
     out = np.stack([ink / contrast, colour / colour_contrast], axis=2)
