@@ -51,6 +51,8 @@ def to_input(frame: np.ndarray) -> tuple[np.ndarray, float]:
     # network learned on linear zooms of its input too, and the DEV readings held (render.py 95.3 -> 95.0 % exact,
     # stress 49.0 -> 49.0 %, none wrong)
     small = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    if (w, h) == (INPUT_W, INPUT_H):  # a 4:3 frame fills the picture
+        return small, scale
     out = np.zeros((INPUT_H, INPUT_W, 3), np.uint8)
     out[:h, :w] = small
     return out, scale

@@ -53,15 +53,16 @@ class Marks:
     """The least strength that stands out on this face: its noise, or a just-noticeable difference."""
 
 
-def find_marks(face: np.ndarray, margin: float, zone: float) -> Marks:
-    """Marks on a square BGR crop of a top face. ``margin``: the share at each edge that is the die's rounded rim
-    (left out of the body's colour); ``zone``: how near an edge a mark's centre may lie (corners show table)."""
-    px = face.shape[0]
-    lab = cv2.cvtColor(face, cv2.COLOR_BGR2Lab).astype(np.float32)
+def find_marks(face_lab: np.ndarray, margin: float, zone: float) -> Marks:
+    """Marks on a square crop of a top face in OpenCV's 8-bit Lab (the pip count converts its crop once for both).
+    ``margin``: the share at each edge that is the die's rounded rim (left out of the body's colour); ``zone``: how
+    near an edge a mark's centre may lie (corners show table)."""
+    px = face_lab.shape[0]
+    lab = face_lab.astype(np.float32)
     lab[..., 0] *= 100 / 255  # OpenCV's 8-bit L runs 0..255; CIE's runs 0..100 like a and b's units
     lo, hi = round(margin * px), round((1 - margin) * px)
     body = column_medians(lab[lo:hi, lo:hi].reshape(-1, 3))  # pips cover under a sixth of a face
-    distance = np.zeros(face.shape[:2], np.float32)
+    distance = np.zeros(face_lab.shape[:2], np.float32)
     away = lab[lo:hi, lo:hi] - body
     # the Euclidean distance, summed channel by channel: as np.linalg.norm sums, at half its cost
     distance[lo:hi, lo:hi] = np.sqrt(away[..., 0] ** 2 + away[..., 1] ** 2 + away[..., 2] ** 2)  # rim, table: 0

@@ -893,12 +893,13 @@ def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, s
     The count then stands only if every mark on the face, in any colour (``marks``), is one of its pips:
     a face is blank only when nothing on it stands out at all.
     """
-    return _checked_by_marks(_count_by_lightness(face, profile), find_marks(face, FACE_MARGIN, _PIP_ZONE), profile)
+    lab = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)
+    return _checked_by_marks(_count_by_lightness(lab, profile), find_marks(lab, FACE_MARGIN, _PIP_ZONE), profile)
 
 
-def _count_by_lightness(face: np.ndarray, profile: Profile) -> tuple[int | None, float, str | None]:
-    px = face.shape[0]
-    light = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)[..., 0].astype(np.int16)
+def _count_by_lightness(face_lab: np.ndarray, profile: Profile) -> tuple[int | None, float, str | None]:
+    px = face_lab.shape[0]
+    light = face_lab[..., 0].astype(np.int16)
     lo, hi = round(FACE_MARGIN * px), round((1 - FACE_MARGIN) * px)
     inner = light[lo:hi, lo:hi]
     body = median(inner)
