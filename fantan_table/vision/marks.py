@@ -61,11 +61,14 @@ def find_marks(face_lab: np.ndarray, margin: float, zone: float) -> Marks:
     lab = face_lab.astype(np.float32)
     lab[..., 0] *= 100 / 255  # OpenCV's 8-bit L runs 0..255; CIE's runs 0..100 like a and b's units
     lo, hi = round(margin * px), round((1 - margin) * px)
-    body = column_medians(lab[lo:hi, lo:hi].reshape(-1, 3))  # pips cover under a sixth of a face
+    inner = lab[lo:hi, lo:hi]
+    # pips cover under a sixth of a face, but crowded on a small blurred face their soft rims pull the median
+    # towards them: the half of the face nearest that first guess is body alone, and its median is the body's
+    guess = column_medians(inner.reshape(-1, 3))
+    near = _distance(inner, guess).ravel()
+    body = column_medians(inner.reshape(-1, 3)[near <= median(near)])
     distance = np.zeros(face_lab.shape[:2], np.float32)
-    away = lab[lo:hi, lo:hi] - body
-    # the Euclidean distance, summed channel by channel: as np.linalg.norm sums, at half its cost
-    distance[lo:hi, lo:hi] = np.sqrt(away[..., 0] ** 2 + away[..., 1] ** 2 + away[..., 2] ** 2)  # rim, table: 0
+    distance[lo:hi, lo:hi] = _distance(inner, body)  # the rim and any table: as the body
     radius = PIP_RADIUS * px
     spot = cv2.GaussianBlur(distance, (0, 0), PIP_SCALE * radius, borderType=cv2.BORDER_REPLICATE)
     surround = cv2.GaussianBlur(distance, (0, 0), SURROUND_SCALE * radius, borderType=cv2.BORDER_REPLICATE)
@@ -88,6 +91,13 @@ def find_marks(face_lab: np.ndarray, margin: float, zone: float) -> Marks:
         key=lambda m: -m.strength,
     )
     return Marks(tuple(_one_per_spot(found, radius / px)), level)
+
+
+def _distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
+    """Each pixel's Euclidean distance from ``colour``, summed channel by channel (as np.linalg.norm sums, at half
+    its cost)."""
+    away = lab - colour
+    return np.asarray(np.sqrt(away[..., 0] ** 2 + away[..., 1] ** 2 + away[..., 2] ** 2))
 
 
 def _highlight(colour: np.ndarray, body: np.ndarray) -> bool:

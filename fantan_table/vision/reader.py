@@ -62,6 +62,14 @@ ONE_MARK_SURE = 0.95
 """A count of one pip stands only where the classifier gives the 1 at least this: a gloss spot on a blank die
 counts as one light pip. On the DEV dice at the network's boxes, the one blank counted as a 1 had the classifier
 at 0.79; 0.99 turned away 31 of the 344 real 1s counted, 0.95 14."""
+BLANK_SURE = 0.99
+"""A face counted blank stands only where the classifier gives the blank at least this: nothing counted is no
+proof of a plain face (pips too small, faint or near the body's colour read the same), so the classifier's word
+must be strong, not merely its first choice. On the DEV dice at the network's boxes (stress 600000-600499,
+render.py 100000-100299, byler 121-150), a stress 4 whose pips nothing found had the classifier at 0.95-0.99 for
+a blank; 0.99 turns it away, and 10 of the 287 real blanks counted in boxes found surely. Simulated scene by
+scene: render.py DEV 92.7 -> 91.3 % exact, stress 49.0 -> 48.8 % (the real reader, with the outlines' second
+try: 95.0 -> 94.7 %, 49.0 -> 48.8 %)."""
 FAILURES: Counter[str] = Counter()
 """Readings that failed on a bug, by exception type, since the program started (see ``read_dice``)."""
 _log = logging.getLogger(__name__)
@@ -840,7 +848,8 @@ def _with_classifier(
     Pips in a face's pattern make the crop a face, whatever the classifier thinks of its look (a clean die unlike
     the ones it learned from may seem "not a face" to it): a count of pips is weighed among the faces alone. A
     blank face has no such evidence: "nothing counted" is no proof of a plain face (small or faint pips the count
-    missed read the same), so a blank stands only where the classifier, too, sees a blank face first of all.
+    missed read the same), so a blank stands only where the classifier, too, sees a blank face, and surely
+    (``BLANK_SURE``).
 
     One pip is the weakest count (a gloss spot makes one): it needs the classifier ``ONE_MARK_SURE`` of it. Where
     the count could not read the die at all (pips too small or too blurred to count), a classifier at least
@@ -856,6 +865,9 @@ def _with_classifier(
     if counted == 0 and best != 0:
         shown = "not a face" if best is None else str(best)
         return None, 0.0, f"no pips counted, but the learned classifier sees {shown}"
+    blank = float(probabilities[CLASSES.index(0)])
+    if counted == 0 and blank < BLANK_SURE:
+        return None, 0.0, f"no pips counted, the learned classifier only {blank:.0%} sure of a blank: faint pips?"
     p = float(probabilities[CLASSES.index(counted)])
     if counted != 0:
         faces = 1.0 - float(probabilities[NOT_A_FACE])
