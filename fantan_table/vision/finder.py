@@ -47,7 +47,7 @@ def to_input(frame: np.ndarray) -> tuple[np.ndarray, float]:
     small = frame
     while small.shape[1] >= 2 * w and small.shape[0] >= 2 * h:  # halving first is 2-3 times faster, alike within 1
         small = cv2.resize(small, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    # the last step, under a half, is linear: area-averaging at 5:3 cost 1.3 ms of a frame's 16, linear 0.2. The
+    # the last step (less than halving) is linear: area-averaging at 5:3 cost 1.3 ms of a frame's 16, linear 0.2. The
     # network learned on linear zooms of its input too, and the DEV readings held (render.py 95.3 -> 95.0 % exact,
     # stress 49.0 -> 49.0 %, none wrong)
     small = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)

@@ -33,6 +33,7 @@ _TURNS: Final = tuple(
 )
 """The four quarter turns, as matrices that turn a row of points."""
 _MIRROR: Final = np.array([-1.0, 1.0])
+"""Mirrors a row of points left to right (a die seen in a mirror, or its pattern's other hand)."""
 
 
 def _symmetries(points: np.ndarray) -> list[np.ndarray]:

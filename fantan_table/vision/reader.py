@@ -67,7 +67,7 @@ BLANK_SURE = 0.99
 proof of a plain face (pips too small, faint or near the body's colour read the same), so the classifier's word
 must be strong, not merely its first choice. On the DEV dice at the network's boxes (stress 600000-600499,
 render.py 100000-100299, byler 121-150), a stress 4 whose pips nothing found had the classifier at 0.95-0.99 for
-a blank; 0.99 turns it away, and 10 of the 287 real blanks counted in boxes found surely. Simulated scene by
+a blank; 0.99 turns it away (and with it 10 of the 287 real blanks counted in boxes found surely). Simulated scene by
 scene: render.py DEV 92.7 -> 91.3 % exact, stress 49.0 -> 48.8 % (the real reader, with the outlines' second
 try: 95.0 -> 94.7 %, 49.0 -> 48.8 %)."""
 FAILURES: Counter[str] = Counter()
@@ -865,8 +865,7 @@ def _with_classifier(
     if counted == 0 and best != 0:
         shown = "not a face" if best is None else str(best)
         return None, 0.0, f"no pips counted, but the learned classifier sees {shown}"
-    blank = float(probabilities[CLASSES.index(0)])
-    if counted == 0 and blank < BLANK_SURE:
+    if counted == 0 and (blank := float(probabilities[CLASSES.index(0)])) < BLANK_SURE:
         return None, 0.0, f"no pips counted, the learned classifier only {blank:.0%} sure of a blank: faint pips?"
     p = float(probabilities[CLASSES.index(counted)])
     if counted != 0:

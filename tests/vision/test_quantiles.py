@@ -6,8 +6,10 @@ from hypothesis.extra import numpy as hnp
 
 from fantan_table.vision.quantiles import column_medians, median, percentile
 
-NUMPY_2 = int(np.__version__.split(".")[0]) >= 2
-"""numpy 1 interpolates a float32 percentile in float64: the last place may differ there, nowhere else."""
+_NUMPY = tuple(int(part) for part in np.__version__.split(".")[:2])
+FLOAT32_EXACT = not (2, 0) <= _NUMPY < (2, 4)
+"""numpy 2.0-2.3 interpolate a float32 percentile a little differently (q over a float32 100): the last places
+may differ there, nowhere else."""
 
 _TYPES = st.sampled_from([np.uint8, np.int16, np.float32, np.float64])
 
@@ -26,9 +28,9 @@ def _pixels(draw, ndim: int = 1) -> np.ndarray:
 
 
 def _same(got: float | np.ndarray, expected: float | np.ndarray, dtype: np.dtype) -> bool:
-    if NUMPY_2 or dtype != np.float32:
+    if FLOAT32_EXACT or dtype != np.float32:
         return bool(np.array_equal(got, expected))
-    return bool(np.allclose(got, expected, rtol=1e-6, atol=1e-6))
+    return bool(np.allclose(got, expected, rtol=1e-4, atol=1e-4))
 
 
 @given(_pixels(), st.floats(0, 100))
@@ -47,6 +49,11 @@ def test_column_medians_are_numpys_in_value_and_type(rows):
     got = column_medians(rows)
     assert got.dtype == expected.dtype
     assert np.array_equal(got, expected)
+
+
+def test_one_integer_column_of_even_length_keeps_its_shape():
+    assert column_medians(np.array([[0], [2]], np.uint8)).shape == (1,)
+    assert column_medians(np.array([[0], [2]], np.uint8))[0] == 1.0
 
 
 def test_a_two_dimensional_array_is_taken_whole():
