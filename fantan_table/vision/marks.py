@@ -61,14 +61,13 @@ def find_marks(face_lab: np.ndarray, margin: float, zone: float) -> Marks:
     lab = face_lab.astype(np.float32)
     lab[..., 0] *= 100 / 255  # OpenCV's 8-bit L runs 0..255; CIE's runs 0..100 like a and b's units
     lo, hi = round(margin * px), round((1 - margin) * px)
-    inner = lab[lo:hi, lo:hi]
+    inner = lab[lo:hi, lo:hi].reshape(-1, 3)
     # pips cover under a sixth of a face, but crowded on a small blurred face their soft rims pull the median
     # towards them: the half of the face nearest that first guess is body alone, and its median is the body's
-    guess = column_medians(inner.reshape(-1, 3))
-    near = _distance(inner, guess).ravel()
-    body = column_medians(inner.reshape(-1, 3)[near <= median(near)])
+    near = _distance(inner, column_medians(inner))
+    body = column_medians(inner[near <= median(near)])
     distance = np.zeros(face_lab.shape[:2], np.float32)
-    distance[lo:hi, lo:hi] = _distance(inner, body)  # the rim and any table: as the body
+    distance[lo:hi, lo:hi] = _distance(inner, body).reshape(hi - lo, hi - lo)  # the rim and any table: as the body
     radius = PIP_RADIUS * px
     spot = cv2.GaussianBlur(distance, (0, 0), PIP_SCALE * radius, borderType=cv2.BORDER_REPLICATE)
     surround = cv2.GaussianBlur(distance, (0, 0), SURROUND_SCALE * radius, borderType=cv2.BORDER_REPLICATE)
