@@ -862,11 +862,13 @@ def _with_classifier(
         if alone and best is not None and best != 0 and p_best >= CLASSIFIER_ALONE:
             return best, p_best, None  # the count could not tell; the classifier, sure, reads it alone
         return read
-    if counted == 0 and best != 0:
-        shown = "not a face" if best is None else str(best)
-        return None, 0.0, f"no pips counted, but the learned classifier sees {shown}"
-    if counted == 0 and (blank := float(probabilities[CLASSES.index(0)])) < BLANK_SURE:
-        return None, 0.0, f"no pips counted, the learned classifier only {blank:.0%} sure of a blank: faint pips?"
+    if counted == 0:
+        if best != 0:
+            shown = "not a face" if best is None else str(best)
+            return None, 0.0, f"no pips counted, but the learned classifier sees {shown}"
+        blank = float(probabilities[CLASSES.index(0)])
+        if blank < BLANK_SURE:
+            return None, 0.0, f"no pips counted, the learned classifier only {blank:.0%} sure of a blank: faint pips?"
     p = float(probabilities[CLASSES.index(counted)])
     if counted != 0:
         faces = 1.0 - float(probabilities[NOT_A_FACE])

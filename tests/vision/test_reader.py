@@ -370,16 +370,6 @@ def test_one_pip_counted_stands_only_where_the_classifier_is_sure_of_a_one():
     assert value is None
 
 
-def test_a_blank_counted_stands_only_where_the_classifier_is_sure_of_a_blank():
-    blank = (0, 1.0, None)
-    sure = _probabilities(p0=reader.BLANK_SURE, none=1 - reader.BLANK_SURE)
-    assert reader._with_classifier(blank, sure, 0.05) == blank
-    value, _, problem = reader._with_classifier(blank, _probabilities(p0=0.9, p6=0.1), 0.05)
-    assert value is None and "faint pips" in problem
-    value, _, problem = reader._with_classifier(blank, _probabilities(p0=0.4, p6=0.6), 0.05)
-    assert value is None and "sees 6" in problem
-
-
 @pytest.mark.parametrize("px", [25, 40, 64])
 @pytest.mark.parametrize("table", [(40, 110, 40), (200, 200, 200), (30, 60, 120)])
 def test_a_die_whose_pips_are_near_its_colour_is_never_read_blank(px, table):
@@ -492,6 +482,13 @@ def test_a_blank_stands_only_where_the_classifier_too_sees_a_blank_first():
     assert value is None and problem == "no pips counted, but the learned classifier sees 5"
     sure = _probabilities(p0=reader.BLANK_SURE, p5=(1 - reader.BLANK_SURE) / 2, none=(1 - reader.BLANK_SURE) / 2)
     assert reader._with_classifier(blank, sure, 0.05) == blank
+    only_blank = _probabilities(p0=reader.BLANK_SURE, none=1 - reader.BLANK_SURE)
+    assert reader._with_classifier(blank, only_blank, 0.05) == blank
+    # first choice, but not sure enough (BLANK_SURE)
+    value, _, problem = reader._with_classifier(blank, _probabilities(p0=0.9, p6=0.1), 0.05)
+    assert value is None and "faint pips" in problem
+    value, _, problem = reader._with_classifier(blank, _probabilities(p0=0.4, p6=0.6), 0.05)
+    assert value is None and "sees 6" in problem
 
 
 def test_dice_the_network_found_do_not_vanish_from_a_roll_of_no_given_count(monkeypatch):
