@@ -24,6 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .marks import colour_distance
 from .quantiles import column_medians, percentile
 
 INK_PX = 32
@@ -49,7 +50,7 @@ def ink_map(face: np.ndarray) -> np.ndarray:
     rim = round(RIM * INK_PX)
     inner = lab[rim : INK_PX - rim, rim : INK_PX - rim]
     body = column_medians(inner.reshape(-1, 3))
-    return np.linalg.norm(inner - body, axis=2)
+    return colour_distance(inner, body)
 
 
 def _unit(ink: np.ndarray) -> np.ndarray:

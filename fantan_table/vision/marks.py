@@ -64,10 +64,11 @@ def find_marks(face_lab: np.ndarray, margin: float, zone: float) -> Marks:
     inner = lab[lo:hi, lo:hi].reshape(-1, 3)
     # pips cover under a sixth of a face, but crowded on a small blurred face their soft rims pull the median
     # towards them: the half of the face nearest that first guess is body alone, and its median is the body's
-    near = _distance(inner, column_medians(inner))
+    near = colour_distance(inner, column_medians(inner))
     body = column_medians(inner[near <= median(near)])
     distance = np.zeros(face_lab.shape[:2], np.float32)
-    distance[lo:hi, lo:hi] = _distance(inner, body).reshape(hi - lo, hi - lo)  # the rim and any table: as the body
+    # the rim and any table: as the body
+    distance[lo:hi, lo:hi] = colour_distance(inner, body).reshape(hi - lo, hi - lo)
     radius = PIP_RADIUS * px
     spot = cv2.GaussianBlur(distance, (0, 0), PIP_SCALE * radius, borderType=cv2.BORDER_REPLICATE)
     surround = cv2.GaussianBlur(distance, (0, 0), SURROUND_SCALE * radius, borderType=cv2.BORDER_REPLICATE)
@@ -92,7 +93,7 @@ def find_marks(face_lab: np.ndarray, margin: float, zone: float) -> Marks:
     return Marks(tuple(_one_per_spot(found, radius / px)), level)
 
 
-def _distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
+def colour_distance(lab: np.ndarray, colour: np.ndarray) -> np.ndarray:
     """Each pixel's Euclidean distance from ``colour``, summed channel by channel (as np.linalg.norm sums, at half
     its cost)."""
     away = lab - colour
