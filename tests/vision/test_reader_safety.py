@@ -14,6 +14,8 @@ from fantan_table.vision.profile import Profile
 from fantan_table.vision.reader import Status, count_pips, read_dice
 from fantan_table.vision.render import random_faces, render_scene
 
+from .drawn import pipped_face
+
 FELT = (40, 110, 30)  # BGR: a green baize
 SUIT_BODIES = [(40, 40, 190), (50, 140, 40), (170, 80, 30), (30, 30, 30), (40, 200, 230)]  # red green blue black yellow
 WHITE = (240, 240, 240)
@@ -122,10 +124,7 @@ def test_a_white_spot_in_the_middle_of_a_blank_coloured_face_is_unsure():
 def test_a_face_of_any_colour_is_never_read_as_another_value(value, body, pip, pip_share, px):
     """Any body colour, any pip colour (even barely different from the body), pips 9-20 % of a side, faces
     25-200 px: the count is right or unsure, never another number."""
-    face = _face(body, px)
-    for u, v in PIP_LAYOUTS[value]:
-        cv2.circle(face, (round(u * px * 16), round(v * px * 16)), round(pip_share * px * 8), pip, -1, cv2.LINE_AA, 4)
-    face = cv2.resize(face, (64, 64), interpolation=cv2.INTER_AREA)
+    face = cv2.resize(pipped_face(px, body, pip, value, pip_share), (64, 64), interpolation=cv2.INTER_AREA)
     got, _, problem = count_pips(face, Profile())
     # pips barely apart from their face stand out less than FAINTEST_MARK once averaged over a spot a small pip
     # fills: such a face looks plain (a limit, said in marks.py), and no real die's pips are that faint
