@@ -44,7 +44,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/run.py
 
 lint: $(STAMP)
-	$(BIN)/ruff check fantan_table tests benchmarks hardware
+	$(BIN)/ruff check fantan_table tests benchmarks hardware tools
+	$(BIN)/ruff format --check fantan_table tests benchmarks hardware tools
 	$(BIN)/mypy
 
 clean:

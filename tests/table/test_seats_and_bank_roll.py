@@ -172,4 +172,3 @@ def test_a_restart_during_the_roll_waits_for_the_cup(rolling, journal: Journal, 
         again.step()
     assert len(again.table.state.bank_rolls) == 1  # Ann's dice still lie there: not Bob's roll
     assert isinstance(again.screen, (BankRoll, Reading))
-
