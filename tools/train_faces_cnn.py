@@ -1,15 +1,16 @@
-"""Train the built-in convolutional faces network and export it to ONNX for ``cv2.dnn``.
+"""Train a built-in convolutional faces network and export it to ONNX for ``cv2.dnn``.
 
     pip install -e '.[train]'      # PyTorch, for training only: the table never imports it
-    python tools/train_faces_cnn.py --data ../shared/data
+    python tools/train_faces_cnn.py --data ../shared/data --out fantan_table/vision/models/faces-cnn-boxes-12k.onnx \
+        --seed 3 --train-seed 4 --finder-scenes 12000 --epochs 24
 
 Examples come from ``fantan_table.vision.cnn_data.training_examples`` (render.py and stress scenes, byler's first
 120 photos, dice-photos/train, every picture recoloured and roughened), and each batch is augmented again on the
 crop: quarter turns and mirror images (a face's value has no up and no handedness), a small turn, scale and
 shift, blur, noise and contrast. The exported network is checked to give the same scores in OpenCV as in
-PyTorch, its temperature is fitted on the first half of the DEV data (``cnn_data``), and it is saved as
-``fantan_table/vision/models/faces-cnn.onnx`` with its JSON. Everything random comes from ``--seed``.
-``tools/faces_dev_report.py`` then compares it with the numpy model on the DEV data.
+PyTorch, its temperature is fitted on the first half of the DEV data (``cnn_data``), and it is saved at ``--out``
+with its JSON (each built-in network's JSON names the command that made it). Everything random comes from
+``--seed`` and ``--train-seed``. ``tools/faces_dev_report.py`` then compares the networks on the DEV data.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from fantan_table.vision.classifier import CHANNELS, CLASSES, CROP_PX, INK_CLIP, fit_temperature
-from fantan_table.vision.cnn import BUILTIN_PATH, CnnFaceModel
+from fantan_table.vision.cnn import CnnFaceModel
 from fantan_table.vision.cnn_data import (
     BYLER_FIT_PHOTOS,
     DEV_RENDER_SEEDS,
@@ -243,7 +244,9 @@ def cached(path: Path | None, make: Callable[[], dict[str, np.ndarray]]) -> dict
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data", help="dice-photos*/ folder")
-    parser.add_argument("--out", type=Path, default=BUILTIN_PATH, help="the ONNX file (its JSON goes beside it)")
+    parser.add_argument(
+        "--out", type=Path, required=True, help="the ONNX file (its JSON goes beside it), e.g. a built-in one"
+    )
     parser.add_argument("--seed", type=int, default=1, help="draws the examples")
     parser.add_argument("--train-seed", type=int, default=None, help="draws the network's start and batches (--seed)")
     parser.add_argument("--scenes", type=int, default=2000, help="render.py scenes (half as many stress scenes)")

@@ -126,7 +126,7 @@ def test_each_player_rolls_under_the_camera_and_the_highest_banks(rolling, journ
 
 def test_a_tie_for_the_highest_rolls_again_between_the_tied(rolling) -> None:
     runner, table, devices = rolling
-    for n, values in enumerate(([5, 5, 0, 0], [1, 1, 1, 1], [2, 3, 2, 3])):
+    for n, values in enumerate(([5, 5, 0, 0], [2, 2, 0, 0], [2, 3, 2, 3])):
         roll(runner, devices, values, seed=40 + n)
     assert shown(devices) == BankRoll("Ann", ("Cat", 10), None, tie=True)
     roll(runner, devices, [0, 0, 0, 1], seed=44)
