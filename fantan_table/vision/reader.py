@@ -61,7 +61,9 @@ classifier was sure held a face scored 0.53-0.57; few real dice score below (1.4
 ONE_MARK_SURE = 0.95
 """A count of one pip stands only where the classifier gives the 1 at least this: a gloss spot on a blank die
 counts as one light pip. On the DEV dice at the network's boxes, the one blank counted as a 1 had the classifier
-at 0.79; 0.99 turned away 31 of the 344 real 1s counted, 0.95 14."""
+at 0.79; 0.99 turned away 31 of the 344 real 1s counted, 0.95 14. With the networks asked since 2026-11-26
+(``cnn.BUILTIN_PATHS``) that blank has 0.63, and 0.95 turns away 18 of the 307 real 1s counted at the finder's
+boxes (render.py 15, stress 3, byler 0)."""
 BLANK_SURE = 0.99
 """A face counted blank stands only where the classifier gives the blank at least this: nothing counted is no
 proof of a plain face (pips too small, faint or near the body's colour read the same), so the classifier's word
@@ -69,7 +71,8 @@ must be strong, not merely its first choice. On the DEV dice at the network's bo
 render.py 100000-100299, byler 121-150), a stress 4 whose pips nothing found had the classifier at 0.95-0.99 for
 a blank; 0.99 turns it away (and with it 10 of the 287 real blanks counted in boxes found surely). Simulated scene by
 scene: render.py DEV 92.7 -> 91.3 % exact, stress 49.0 -> 48.8 % (the real reader, with the outlines' second
-try: 95.0 -> 94.7 %, 49.0 -> 48.8 %)."""
+try: 95.0 -> 94.7 %, 49.0 -> 48.8 %). With the networks asked since 2026-11-26, no die counted blank on those
+sets is another face, and 0.99 turns away 12 of the 288 real blanks counted in boxes found surely."""
 FAILURES: Counter[str] = Counter()
 """Readings that failed on a bug, by exception type, since the program started (see ``read_dice``)."""
 _log = logging.getLogger(__name__)

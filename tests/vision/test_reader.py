@@ -311,11 +311,14 @@ def test_light_pips_joined_by_a_thin_bridge_are_pips_and_a_light_blotch_is_not()
     assert got is None and problem is not None and "too large" in problem
 
 
-@pytest.mark.parametrize("index", [2032, 2046, 2405, 2598, 3080, 3297])
-def test_a_glint_joining_light_pips_is_not_one_big_mark(index):
+@pytest.mark.parametrize(
+    ("index", "whole"), [(2032, True), (2046, True), (2405, True), (2598, False), (3080, True), (3297, True)]
+)
+def test_a_glint_joining_light_pips_is_not_one_big_mark(index, whole):
     """Scenes rendered like make bench's, past its 2,000: a glint on a coloured six, white like its pips, joins
     two of them into one mark too large for a pip (each was unsure). Opened, the glow's bridge falls away: every
-    six is read, and every die read is right (2598's lone white pip is left unsure as a possible gloss spot)."""
+    six is read, and every die read is right. The scene is read whole, but for 2598, whose lone white pip is left
+    unsure as a possible gloss spot."""
     from fantan_table.vision.render import random_faces
 
     values = random_faces(np.random.default_rng([index, 7]), 4, (0, 1, 2, 3, 4, 5, 6))
@@ -324,7 +327,7 @@ def test_a_glint_joining_light_pips_is_not_one_big_mark(index):
     assert "too large" not in reading.message
     assert values_of(reading).count(6) == list(s.values).count(6) > 0
     assert not Counter(values_of(reading)) - Counter(s.values), reading.message
-    if index != 2598:
+    if whole:
         assert reading.status is Status.OK, reading.message
 
 
