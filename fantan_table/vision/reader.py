@@ -173,10 +173,38 @@ def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Readi
                 f"their outlines read {len(shapes.dice)} dice, the network finds {len(learned.dice)}: say how many",
             )
         return shapes
+    merged = _merged(learned, shapes, expect)
+    if merged is not None:
+        return merged
     # neither could read the roll: the network's reason, unless it missed dice its outlines found
     if expect is None:
         return learned if len(learned.dice) >= len(shapes.dice) else shapes
     return learned if len(learned.dice) == expect or len(shapes.dice) != expect else shapes
+
+
+SAME_DIE = 0.5
+"""Two readings' dice are the same die when their centres lie within this share of a side: dice do not overlap,
+so two dice's centres lie a side or more apart."""
+
+
+def _merged(learned: Reading, shapes: Reading, expect: int | None) -> Reading | None:
+    """The network's roll with each die it could not read taken from its outlines' reading, or None.
+
+    Neither reading holds the whole roll, but together they may: each die stands on the evidence of one finder
+    read without doubt. The network must have found the dice in the roll (the count, or without one as many as
+    the outlines), and each die it could not read must be one of the outlines' dice, read without a problem."""
+    if len(learned.dice) != (expect if expect is not None else len(shapes.dice)) or not learned.dice:
+        return None
+    dice: list[DieReading] = []
+    for die in learned.dice:
+        if die.value is not None and die.problem is None:
+            dice.append(die)
+            continue
+        near = [d for d in shapes.dice if math.dist(d.center, die.center) < SAME_DIE * max(die.box[1])]
+        if len(near) != 1 or near[0].value is None or near[0].problem is not None or near[0] in dice:
+            return None
+        dice.append(near[0])
+    return Reading(Status.OK, tuple(dice), "")
 
 
 _Box = tuple[RotatedBox, str | None, float | None]
