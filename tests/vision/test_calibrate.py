@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from html import escape as html_escaped
 from pathlib import Path
 
 import cv2
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 from fantan_table.cli import main
-from fantan_table.vision.calibrate import Picture, calibrate
+from fantan_table.vision.calibrate import Picture, calibrate, split
 from fantan_table.vision.dataset import write_labels
 from fantan_table.vision.evaluate import Report
 from fantan_table.vision.profile import LEARNED, SHAPES, Profile, load_profile, save_profile
@@ -63,7 +64,7 @@ def test_calibration_learns_piecepack_dice_and_reports(table_set: Path, capsys: 
     args = ["calibrate", "--images", str(table_set / "rolls"), "--faces", str(table_set / "faces"), "--out", str(out)]
     assert main([*args, "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
-    assert summary["holdout"]["scenes"] == 6 and summary["train"]["scenes"] == 18
+    assert summary["holdout"]["scenes"] == 6 and summary["train"]["scenes"] == 14  # and 4 checking the search
     assert summary["holdout"]["wrong_when_ok"] == 0 and summary["learned_faces"] == 4 * 5 * 2
     for name in ("profile.toml", "faces.npz", "report.html", "confusion.png", "report.json"):
         assert (out / name).is_file(), name
@@ -202,12 +203,71 @@ def test_the_search_goes_round_again_when_one_setting_depends_on_another(monkeyp
     assert result.train.exact == 80
 
 
+def _fits_only_the_tuning_pictures(check_names: set[str], tuned_reads_check: int):
+    """A stand-in for ``measure``: min_solidity 0.8 reads 9 of 10 pictures tuned on where the starting profile
+    reads 5, and ``tuned_reads_check`` of 10 pictures that check the search where the starting profile reads 6."""
+
+    def measure(profile: Profile, pictures, expect, give_up_below=None, mistakes=None) -> Report:
+        tuned = profile.min_solidity == 0.8
+        checking = {p.name for p in pictures} <= check_names
+        exact = (tuned_reads_check if tuned else 6) if checking else (9 if tuned else 5)
+        return Report(scenes=10, dice=10, dice_right=exact, exact=exact, ok=exact)
+
+    return measure
+
+
+@pytest.mark.parametrize(("tuned_reads_check", "kept_start"), [(5, True), (6, False), (8, False)])
+def test_a_tuned_profile_that_reads_the_check_pictures_worse_is_not_kept(
+    monkeypatch: pytest.MonkeyPatch, tuned_reads_check: int, kept_start: bool
+) -> None:
+    """A search can fit the pictures it tunes on and not the table (byler's photos did): the pictures that check
+    it decide, and the starting profile stays unless the tuned one reads them at least as well."""
+    from fantan_table.vision import calibrate as calibration
+
+    frame = np.zeros((8, 8, 3), np.uint8)
+    pictures = [Picture(f"roll_{i:02d}", frame, (1,)) for i in range(16)]
+    check = split(split(pictures)[0])[1]
+    assert len(check) == 3 and not {p.name for p in check} & {p.name for p in split(pictures)[1]}
+    monkeypatch.setattr(
+        calibration, "measure", _fits_only_the_tuning_pictures({p.name for p in check}, tuned_reads_check)
+    )
+    monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
+    result = calibrate(pictures, Profile(), 1)
+    assert result.kept_start is kept_start and result.check is not None
+    assert (result.check[0].exact, result.check[1].exact) == (6, tuned_reads_check)
+    assert result.profile.min_solidity == (Profile().min_solidity if kept_start else 0.8)
+    assert result.changes == ([] if kept_start else [f"min_solidity: {Profile().min_solidity} -> 0.8"])
+    assert result.train.exact == (5 if kept_start else 9)
+
+
+def test_the_check_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
+    from fantan_table.vision import calibrate as calibration
+
+    write_rolls(tmp_path / "rolls", 8)
+    frame = np.zeros((8, 8, 3), np.uint8)
+    check = split(split([Picture(f"roll_{i:03d}.png", frame, (1,)) for i in range(8)])[0])[1]
+    monkeypatch.setattr(calibration, "measure", _fits_only_the_tuning_pictures({p.name for p in check}, 5))
+    monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
+    out = tmp_path / "p"
+    args = ["calibrate", "--images", str(tmp_path / "rolls"), "--out", str(out), "--force"]
+    assert main(args) == 0
+    line = (
+        "kept the starting profile: on the 10 pictures that checked the search, the tuned profile read 50.00% "
+        "exactly (0 wrong when sure), the starting one 60.00% (0 wrong when sure)"
+    )
+    assert line in capsys.readouterr().out
+    assert html_escaped(line) in (out / "report.html").read_text(encoding="utf-8")
+    check = json.loads((out / "report.json").read_text(encoding="utf-8"))["check"]
+    assert check["kept_start"] is True
+    assert (check["tuned"]["exact_scene_rate"], check["start"]["exact_scene_rate"]) == (0.5, 0.6)
+
+
 def test_rolls_of_varying_numbers_of_dice_calibrate_with_expect_0(tmp_path: Path, capsys) -> None:
     rolls = tmp_path / "rolls"
     rolls.mkdir()
     samples = []
-    for i in range(4):
-        scene = render_scene([3, 5, 2, 6][i:], 78_000 + i, style="ivory", distractors=False)
+    for i in range(6):
+        scene = render_scene([3, 5, 2, 6][i % 4 :], 78_000 + i, style="ivory", distractors=False)
         cv2.imwrite(str(rolls / f"roll_{i}.png"), scene.image)
         samples.append((f"roll_{i}.png", scene.values))
     write_labels(rolls, samples)
