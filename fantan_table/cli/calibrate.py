@@ -31,7 +31,7 @@ from tqdm import tqdm
 from ..devices.camera import CameraError
 from ..devices.camera.folder import read_picture
 from ..vision.annotate import annotate
-from ..vision.calibrate import CalibrationError, Picture, Result, calibrate, learn_faces
+from ..vision.calibrate import MIN_PICTURES, CalibrationError, Picture, Result, calibrate, learn_faces
 from ..vision.dataset import DatasetError, read_labels
 from ..vision.evaluate import MISSED, Report
 from ..vision.profile import save_profile
@@ -138,7 +138,7 @@ def unfit_for_play(holdout: Report) -> list[str]:
     """Why a profile is not fit for play, by its held-aside measurement (empty: fit)."""
     reasons = []
     if holdout.scenes == 0:
-        reasons.append("no picture was kept aside to measure it on (give at least 4 rolls)")
+        reasons.append(f"no picture was kept aside to measure it on (give at least {MIN_PICTURES} rolls)")
     elif holdout.exact_scene_rate < FIT_EXACT:
         reasons.append(
             f"{percent_of(holdout.exact_scene_rate)} of the held-aside rolls read exactly (needs {FIT_EXACT:.0%})"

@@ -142,4 +142,4 @@ def test_a_profile_unfit_for_play_is_refused_unless_forced() -> None:
     assert unfit_for_play(short) == ["90.00% of the held-aside rolls read exactly (needs 95%)"]
     wrong = Report(scenes=20, dice=80, dice_right=79, exact=19, ok=20, wrong_when_ok=1)
     assert any("were read wrong (needs none)" in reason for reason in unfit_for_play(wrong))
-    assert unfit_for_play(Report()) == ["no picture was kept aside to measure it on (give at least 4 rolls)"]
+    assert unfit_for_play(Report()) == ["no picture was kept aside to measure it on (give at least 6 rolls)"]
