@@ -108,10 +108,10 @@ class DiceFinder:
             out = np.asarray(self._net.forward())
         return out.reshape(OUTPUTS, INPUT_H // STRIDE, INPUT_W // STRIDE), scale
 
-    def find(self, frame: np.ndarray) -> list[FoundDie]:
-        """The dice in ``frame``: every peak of the heat map scoring at least ``threshold``."""
+    def find(self, frame: np.ndarray, least: float | None = None) -> list[FoundDie]:
+        """The dice in ``frame``: every peak of the heat map scoring at least ``least`` (default ``threshold``)."""
         out, scale = self.maps(frame)
-        return decode(out, scale, self.threshold)
+        return decode(out, scale, self.threshold if least is None else least)
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

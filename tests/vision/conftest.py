@@ -1,3 +1,5 @@
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -20,3 +22,12 @@ def scene():
 
 def close_to(point, points, tolerance):
     return min(np.hypot(point[0] - p[0], point[1] - p[1]) for p in points) < tolerance
+
+
+def finder_of(found, threshold=0.5):
+    """A stand-in for the built-in finder whose heat map peaks at ``found`` (``FoundDie``s) alone."""
+
+    def find(_frame, least=None):
+        return [die for die in found if die.score >= (threshold if least is None else least)]
+
+    return SimpleNamespace(threshold=threshold, find=find)

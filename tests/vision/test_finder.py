@@ -4,7 +4,6 @@ table, never a die cut by the frame's edge, and refuses a damaged network with t
 import json
 import math
 import shutil
-from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -27,6 +26,8 @@ from fantan_table.vision.profile import Profile
 from fantan_table.vision.reader import read_dice
 from fantan_table.vision.render import render_scene
 from fantan_table.vision.stress import CROP_SCENE_SEEDS, MEASURING_SEEDS
+
+from .conftest import finder_of
 
 TEST_SEEDS = range(41_000, 41_012)
 """render.py scenes for these tests: neither trained on (FINDER_SEEDS and up) nor measured on."""
@@ -141,6 +142,6 @@ def test_a_blank_the_network_was_not_sure_of_is_unsure(monkeypatch, score, read)
     scene = render_scene([0], 41_200, size=(640, 480), die_side=90, style="pips", touching=False, distractors=False)
     die = scene.dice[0]
     found = FoundDie((die.center, (die.side, die.side), die.angle), score)
-    monkeypatch.setattr(reader, "builtin_finder", lambda: SimpleNamespace(find=lambda _frame: [found]))
-    reading = reader._reading(scene.image, (0, 0), reader._found_by_network(scene.image), Profile(), 1)
+    monkeypatch.setattr(reader, "builtin_finder", lambda: finder_of([found]))
+    reading = reader._reading(scene.image, (0, 0), reader._found_by_network(scene.image, 1), Profile(), 1)
     assert [d.value for d in reading.dice] == [read] and (read is None) == (reader.PLAIN_DOUBT in reading.message)

@@ -11,7 +11,7 @@ from fantan_table.vision.profile import SHAPES, Profile
 from fantan_table.vision.reader import Status, count_pips, face_crop, read_dice
 from fantan_table.vision.render import render_scene
 
-from .conftest import close_to
+from .conftest import close_to, finder_of
 from .drawn import pipped_face
 
 
@@ -404,7 +404,6 @@ def test_the_classifier_reads_alone_only_a_sure_face_with_marks_in_a_box_found_s
 
 def test_a_box_the_network_was_not_sure_of_is_not_read_by_the_classifier_alone(monkeypatch):
     """Side faces and table patches the network boxed scored under ``ALONE_FOUND_SURE`` on DEV."""
-    from types import SimpleNamespace
 
     from fantan_table.vision.finder import FoundDie
 
@@ -414,8 +413,8 @@ def test_a_box_the_network_was_not_sure_of_is_not_read_by_the_classifier_alone(m
     monkeypatch.setattr(reader, "count_pips", lambda face, profile: (None, 0.0, "pips too blurred to count"))
     for score, read in [(reader.ALONE_FOUND_SURE, 5), (reader.ALONE_FOUND_SURE - 0.01, None)]:
         found = [FoundDie(box, score)]
-        monkeypatch.setattr(reader, "builtin_finder", lambda found=found: SimpleNamespace(find=lambda _frame: found))
-        reading = reader._reading(scene.image, (0, 0), reader._found_by_network(scene.image), Profile(), 1)
+        monkeypatch.setattr(reader, "builtin_finder", lambda found=found: finder_of(found))
+        reading = reader._reading(scene.image, (0, 0), reader._found_by_network(scene.image, 1), Profile(), 1)
         assert [d.value for d in reading.dice] == [read]
 
 
@@ -506,7 +505,7 @@ def test_dice_the_network_found_do_not_vanish_from_a_roll_of_no_given_count(monk
         Status.UNSURE, (die(5, 10.0), die(None, 40.0), die(3, 70.0)), "die at (40, 10): unreadable"
     )
     outlined = reader.Reading(Status.OK, (die(5, 10.0), die(3, 70.0)))
-    monkeypatch.setattr(reader, "_found_by_network", lambda frame: "network")
+    monkeypatch.setattr(reader, "_found_by_network", lambda frame, expect: "network")
     monkeypatch.setattr(reader, "_found_by_shapes", lambda image, frame, profile, expect: "outlines")
     monkeypatch.setattr(
         reader, "_reading", lambda frame, origin, found, profile, expect: learned if found == "network" else outlined
@@ -553,7 +552,7 @@ def test_a_die_the_network_could_not_read_is_taken_from_the_outlines_only_when_t
     read without a doubt: on DEV it read 5 more scenes of 830 whole (stress 2, render.py 1, byler 2), none wrong."""
     learned_reading = reader.Reading(Status.UNSURE, tuple(learned), "die at (40, 10): unreadable")
     outlined_reading = reader.Reading(Status.UNSURE, tuple(outlined), "a die: unreadable")
-    monkeypatch.setattr(reader, "_found_by_network", lambda frame: "network")
+    monkeypatch.setattr(reader, "_found_by_network", lambda frame, expect: "network")
     monkeypatch.setattr(reader, "_found_by_shapes", lambda image, frame, profile, expect: "outlines")
     monkeypatch.setattr(
         reader,
@@ -566,3 +565,24 @@ def test_a_die_the_network_could_not_read_is_taken_from_the_outlines_only_when_t
     else:
         assert reading.status is Status.OK and list(reading.values) == merged and reading.message == ""
         assert all(d.problem is None for d in reading.dice)
+
+
+@pytest.mark.parametrize(
+    ("expect", "scores"),
+    [
+        (3, [0.9, 0.8, 0.4]),  # one die short of the count: the strongest weaker peak makes it up
+        (None, [0.9, 0.8]),  # no count: the threshold alone
+        (2, [0.9, 0.8]),
+        (4, [0.9, 0.8]),  # too few peaks even so: the dice found surely, and the count will say unsure
+    ],
+)
+def test_weaker_peaks_make_up_a_count_the_network_fell_short_of(monkeypatch, expect, scores):
+    from fantan_table.vision.finder import FoundDie
+
+    def peak(x: float, score: float) -> FoundDie:
+        return FoundDie(((x, 100.0), (40.0, 40.0), 0.0), score)
+
+    peaks = [peak(50, 0.8), peak(150, 0.4), peak(250, 0.9), peak(350, reader.FILL_FOUND - 0.01), peak(450, 0.3)]
+    monkeypatch.setattr(reader, "builtin_finder", lambda: finder_of(peaks))
+    boxes, _, _ = reader._found_by_network(np.zeros((200, 500, 3), np.uint8), expect)
+    assert sorted((score for _, _, score in boxes), reverse=True) == scores
