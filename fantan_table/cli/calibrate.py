@@ -4,7 +4,7 @@ without pips, and measure the result on pictures kept aside.
     fantan-table calibrate --images DIR [--empty FILE] [--faces DIR] --out PROFILE_DIR [--json]
 
 DIR holds labels.csv as for ``eval``; every fourth picture is kept aside for the measurement, and a fourth of the
-rest checks the tuned profile against the starting one (the starting one stays if it reads them better). --faces
+rest checks the search: a change is kept only if it reads those at least as well, too. --faces
 holds captures of each face of each die, one die per picture, named DIE_VALUE_N.png (suns_0_1.png
 is the suns die's blank face, first capture). The profile, the learned faces, a copy of the empty
 table, and a report (report.html with confusion.png and a picture of every mistake) go to PROFILE_DIR.
@@ -122,8 +122,7 @@ def run(args: argparse.Namespace) -> int:
             f"{h.ms_mean:.1f} ms a frame"
         )
         print("changed: " + ("; ".join(result.changes) or "nothing (the starting profile was best)"))
-        if result.check is not None:
-            print(_check_line(result))
+        print(_check_line(result))
         print(f"{result.evaluations} trials in {result.seconds:.0f} s")
         if unfit:
             print(
@@ -151,21 +150,20 @@ def unfit_for_play(holdout: Report) -> list[str]:
 
 
 def _check_line(result: Result) -> str:
-    assert result.check is not None
     before, tuned = result.check
-    verdict = "kept the starting profile" if result.kept_start else "kept the tuned profile"
-    return (
-        f"{verdict}: on the {before.scenes} pictures that checked the search, the tuned profile read "
+    line = (
+        f"on the {before.scenes} pictures that checked the search, the tuned profile read "
         f"{percent_of(tuned.exact_scene_rate)} exactly ({tuned.wrong_when_ok} wrong when sure), the starting one "
         f"{percent_of(before.exact_scene_rate)} ({before.wrong_when_ok} wrong when sure)"
     )
+    if result.refused:
+        line += "; refused, as they read those worse: " + "; ".join(result.refused)
+    return line
 
 
 def _summary(result: Result, args: argparse.Namespace) -> dict[str, object]:
-    check = None
-    if result.check is not None:
-        before, tuned = result.check
-        check = {"start": before.as_json(), "tuned": tuned.as_json(), "kept_start": result.kept_start}
+    before, tuned = result.check
+    check = {"start": before.as_json(), "tuned": tuned.as_json(), "refused": result.refused}
     return {
         "profile": str(args.out / "profile.toml"),
         "train": result.train.as_json(),
@@ -244,15 +242,15 @@ def _html(result: Result, unfit: list[str]) -> str:
         for p, r in result.mistakes
     )
     changes = "".join(f"<li>{html.escape(c)}</li>" for c in result.changes) or "<li>nothing</li>"
-    check = f"<p>{html.escape(_check_line(result))}.</p>" if result.check is not None else ""
-    checking = f" {result.check[0].scenes} checking the search," if result.check is not None else ""
+    check = f"<p>{html.escape(_check_line(result))}.</p>"
+    checking = result.check[0].scenes
     return f"""<!doctype html><html lang="en"><meta charset="utf-8"><title>Calibration report</title>
 <style>body{{font-family:system-ui,sans-serif;max-width:60rem;margin:auto;padding:1rem}}
 td,th{{padding:.2rem .6rem;text-align:right}} figure{{display:inline-block;margin:.5rem}}</style>
 <h1>Calibration report</h1>
 {_verdict(unfit)}
-<p>{t.scenes} pictures tuned on,{checking} {h.scenes} kept aside; {result.evaluations} trials in {result.seconds:.0f} s;
-{h.ms_mean:.1f} ms a frame (p95 {h.ms_p95:.1f} ms).</p>
+<p>{t.scenes} pictures tuned on, {checking} checking the search, {h.scenes} kept aside;
+{result.evaluations} trials in {result.seconds:.0f} s; {h.ms_mean:.1f} ms a frame (p95 {h.ms_p95:.1f} ms).</p>
 <table><tr><th></th><th>tuned on</th><th>kept aside</th></tr>{rows}</table>
 <h2>What changed</h2><ul>{changes}</ul>{check}
 <h2>Confusion on the pictures kept aside</h2><img src="confusion.png" alt="confusion matrix">
