@@ -125,15 +125,30 @@ def run() -> list[Row]:
     if (PHOTOS / "train" / "labels.csv").exists():
         tuned = calibrate(_photos("train"), Profile(), None)
         valid = _measure(tuned.profile, _photos("valid"), None, "real photos, valid")
-        rows.append(
+        n = f"real photos valid ({valid.scenes}), tuned on train"
+        rows += [
             Row(
-                f"real photos valid ({valid.scenes}), tuned on train: per die",
+                f"{n}: per die",
                 f"{100 * valid.per_die_accuracy:.2f}%",
                 "-",
                 ">= 99.5%",
                 lambda: valid.per_die_accuracy >= 0.995,
-            )
-        )
+            ),
+            Row(
+                f"{n}: exact",
+                f"{100 * valid.exact_scene_rate:.2f}%",
+                "-",
+                ">= 98%",
+                lambda: valid.exact_scene_rate >= 0.98,
+            ),
+            Row(
+                f"{n}: wrong when ok",
+                f"{100 * valid.wrong_when_ok_rate:.2f}%",
+                "-",
+                "<= 0.5%",
+                lambda: valid.wrong_when_ok_rate <= 0.005,
+            ),
+        ]
     if (BYLER / "labels.csv").exists():
         rows += _byler_rows()
     return rows
