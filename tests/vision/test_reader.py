@@ -494,17 +494,20 @@ def test_a_blank_stands_only_where_the_classifier_too_sees_a_blank_first():
     assert value is None and "sees 6" in problem
 
 
+def _die(value: int | None, x: float, problem: str | None = None) -> reader.DieReading:
+    return reader.DieReading(
+        value, (x, 10.0), ((x, 10.0), (20.0, 20.0), 0.0), 1.0 if value is not None else 0.0, problem
+    )
+
+
 def test_dice_the_network_found_do_not_vanish_from_a_roll_of_no_given_count(monkeypatch):
     """byler DEV photo IMG_20191209_100039: the network found six dice and could not read two; the outlines found
     and read the other four. With no count given, four read ok would have paid a roll of six."""
 
-    def die(value, x):
-        return reader.DieReading(value, (x, 10.0), ((x, 10.0), (20.0, 20.0), 0.0), 1.0 if value else 0.0)
-
     learned = reader.Reading(
-        Status.UNSURE, (die(5, 10.0), die(None, 40.0), die(3, 70.0)), "die at (40, 10): unreadable"
+        Status.UNSURE, (_die(5, 10.0), _die(None, 40.0), _die(3, 70.0)), "die at (40, 10): unreadable"
     )
-    outlined = reader.Reading(Status.OK, (die(5, 10.0), die(3, 70.0)))
+    outlined = reader.Reading(Status.OK, (_die(5, 10.0), _die(3, 70.0)))
     monkeypatch.setattr(reader, "_found_by_network", lambda frame, expect: "network")
     monkeypatch.setattr(reader, "_found_by_shapes", lambda image, frame, profile, expect: "outlines")
     monkeypatch.setattr(
@@ -514,12 +517,6 @@ def test_dice_the_network_found_do_not_vanish_from_a_roll_of_no_given_count(monk
     unsure = read_dice(frame, Profile(), None)
     assert unsure.status is Status.UNSURE and "the network finds 3" in unsure.message
     assert read_dice(frame, Profile(), 2) == outlined  # a count given: it checks the outlines' reading itself
-
-
-def _die(value: int | None, x: float, problem: str | None = None) -> reader.DieReading:
-    return reader.DieReading(
-        value, (x, 10.0), ((x, 10.0), (20.0, 20.0), 0.0), 1.0 if value is not None else 0.0, problem
-    )
 
 
 UNREADABLE = "pips too blurred to count"
