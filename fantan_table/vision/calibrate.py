@@ -10,8 +10,8 @@ are found: the built-in network, or colour and outline thresholds fitted to this
 A search can fit its pictures and not the table (byler's phone photos: the tuned profile read 8 % of the last 50
 exactly, the built-in one 28 %). So a quarter of the pictures it may use are not tuned on but check it: a change
 is kept only if it reads them at least as well, too (on the DEV pictures, the die size measured from byler's and
-dice-photos' rolls, and side faces for dice-photos, read more of the tuning pictures and fewer of these). The
-pictures kept aside (another quarter) are touched by neither: they measure the result.
+dice-photos' rolls read more of the tuning pictures and fewer of these). The pictures kept aside (another quarter)
+are touched by neither: they measure the result.
 """
 
 from __future__ import annotations
