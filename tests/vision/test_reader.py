@@ -1,3 +1,5 @@
+import copy
+import pickle
 from collections import Counter
 
 import cv2
@@ -400,6 +402,49 @@ def test_the_classifier_reads_alone_only_a_sure_face_with_marks_in_a_box_found_s
     assert reader._with_classifier(uncounted, _probabilities(p5=0.98, p6=0.02), 0.05, alone=True) == uncounted
     assert reader._with_classifier(uncounted, _probabilities(p0=1.0), 0.05, alone=True) == uncounted
     assert reader._with_classifier(uncounted, _probabilities(none=1.0), 0.05, alone=True) == uncounted
+
+
+@pytest.mark.parametrize(
+    "seen",
+    [
+        reader.MarksSeen(4, "pips that do not form a face's pattern"),
+        reader.MarksSeen(4, "mark(s) on a face where no pips stand out by lightness: not plain"),
+    ],
+)
+def test_as_many_marks_as_the_classifiers_face_has_pips_read_it_where_it_is_all_but_sure(seen):
+    """The count saw four pip-like marks and could not read them as a 4 (off the pattern, or pips that differ
+    from the face in colour, not lightness): a classifier ``MARKS_AGREE_SURE`` of a 4 reads the die."""
+    assert seen == f"4 {seen[2:]}" and seen.marks == 4  # a problem in words as any other
+    for copied in (pickle.loads(pickle.dumps(seen)), copy.deepcopy(seen)):  # readings cross processes
+        assert (copied, copied.marks) == (seen, 4)
+    read = (None, 0.0, seen)
+    sure_four = _probabilities(p4=reader.MARKS_AGREE_SURE, p5=1 - reader.MARKS_AGREE_SURE)
+    assert reader._with_classifier(read, sure_four, 0.05, alone=True) == (4, reader.MARKS_AGREE_SURE, None)
+    assert reader._with_classifier(read, sure_four, 0.05, alone=False) == read  # an outline's box: side faces
+    assert reader._with_classifier(read, _probabilities(p4=0.98, p5=0.02), 0.05, alone=True) == read
+    assert reader._with_classifier(read, _probabilities(p5=0.995, p4=0.005), 0.05, alone=True) == read  # 4 marks, a 5
+    # the same words without the count of marks (an outline's problem, a top face's) are no such evidence
+    assert reader._with_classifier((None, 0.0, str(seen)), sure_four, 0.05, alone=True) == (None, 0.0, str(seen))
+
+
+def test_one_mark_never_reads_a_one_by_agreeing_with_the_classifier():
+    """A gloss spot off the middle of a blank is one pip-like mark; a DEV stress blank was read as 1 so."""
+    read = (None, 0.0, reader.MarksSeen(1, "pips that do not form a face's pattern"))
+    sure_one = _probabilities(p1=reader.CLASSIFIER_ALONE - 0.0001, p0=1 - reader.CLASSIFIER_ALONE + 0.0001)
+    assert reader._with_classifier(read, sure_one, 0.05, alone=True) == read
+
+
+def test_the_count_says_how_many_marks_it_saw_off_a_faces_pattern():
+    """Four dark pips in a row are no face's pattern: the count says so, and how many it saw."""
+    from fantan_table.vision.pips import PIP_RADIUS
+
+    px = reader.FACE_PX
+    face = np.full((px, px, 3), 230, np.uint8)
+    for u in (0.2, 0.4, 0.6, 0.8):
+        cv2.circle(face, (round(u * px), px // 2), round(PIP_RADIUS * px), (20, 20, 20), -1, cv2.LINE_AA)
+    value, _, problem = count_pips(face, Profile())
+    assert value is None and isinstance(problem, reader.MarksSeen) and problem.marks == 4
+    assert problem == "4 pips that do not form a face's pattern"
 
 
 def test_a_box_the_network_was_not_sure_of_is_not_read_by_the_classifier_alone(monkeypatch):
