@@ -162,7 +162,7 @@ def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Readi
     if not network:
         if expect is None and shapes.status is Status.OK:
             # no count to check it against: a die whose outline was missed would go unnoticed (dice-photos train,
-            # side faces on: 8 of the 9 rolls read sure and wrong had a die too few, and the network found more)
+            # side faces on: 8 of the 9 rolls read sure and wrong held too few dice; the network found more in 8)
             return _outnumbered(shapes, len(_found_by_network(frame, None)[0]))
         return shapes
     if learned.status is Status.OK:

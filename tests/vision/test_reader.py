@@ -566,8 +566,9 @@ def test_dice_the_network_found_do_not_vanish_from_a_roll_of_no_given_count(monk
 
 @pytest.mark.parametrize("profile", [Profile(side_faces=True), Profile(finder=SHAPES)])
 def test_a_roll_the_outlines_alone_read_is_unsure_where_the_network_finds_more_dice(monkeypatch, profile):
-    """dice-photos train, side faces on, no count: 8 of the 9 rolls read ok and wrong had a die whose outline was
-    missed, and the network found more dice. Profiles that read by the outlines alone still count with it."""
+    """dice-photos train, side faces on, no count: 8 of the 9 rolls read ok and wrong held too few dice, and the
+    network found more dice than the outlines in 8 of the 9. Profiles that read by the outlines alone still count
+    with it."""
     outlined = reader.Reading(Status.OK, (_die(5, 10.0), _die(3, 70.0)))
     boxes: list = []
     monkeypatch.setattr(reader, "_found_by_network", lambda frame, expect: (boxes, 1.0, 1.0))
