@@ -190,9 +190,9 @@ def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Readi
 
 def _outnumbered(shapes: Reading, found: int) -> Reading:
     """The outlines' reading, unsure if the network found more dice than it holds."""
-    if found <= len(shapes.dice):
-        return shapes
     outlined = len(shapes.dice)
+    if found <= outlined:
+        return shapes
     return Reading(
         Status.UNSURE, shapes.dice, f"their outlines read {outlined} dice, the network finds {found}: say how many"
     )
