@@ -4,7 +4,7 @@ without pips, and measure the result on pictures kept aside.
     fantan-table calibrate --images DIR [--empty FILE] [--faces DIR] --out PROFILE_DIR [--json]
 
 DIR holds labels.csv as for ``eval``; every fourth picture is kept aside for the measurement, and a fourth of the
-rest checks the search: a change is kept only if it reads those at least as well, too. --faces
+rest checks the search: a change is kept only if those lose no more to it than one picture can cost. --faces
 holds captures of each face of each die, one die per picture, named DIE_VALUE_N.png (suns_0_1.png
 is the suns die's blank face, first capture). The profile, the learned faces, a copy of the empty
 table, and a report (report.html with confusion.png and a picture of every mistake) go to PROFILE_DIR.
@@ -157,7 +157,10 @@ def _check_line(result: Result) -> str:
         f"{percent_of(before.exact_scene_rate)} ({before.wrong_when_ok} wrong when sure)"
     )
     if result.refused:
-        line += "; refused, as they read those worse: " + "; ".join(result.refused)
+        line += (
+            "; refused, as they gained nothing on these and the tuning pictures together, or cost these more than "
+            "one picture can: " + "; ".join(result.refused)
+        )
     return line
 
 

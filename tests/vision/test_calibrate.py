@@ -203,44 +203,81 @@ def test_the_search_goes_round_again_when_one_setting_depends_on_another(monkeyp
     assert result.train.exact == 80
 
 
-def _fits_only_the_tuning_pictures(check_names: set[str], tuned_reads_check: int):
-    """A stand-in for ``measure``: min_solidity 0.8 reads 9 of 10 pictures tuned on where the starting profile
-    reads 5, and ``tuned_reads_check`` of 10 pictures that check the search where the starting profile reads 6."""
+def _fits_only_the_tuning_pictures(check_names: set[str], tuned_on_check: tuple[int, int]):
+    """A stand-in for ``measure``: min_solidity 0.8 reads 25 of 30 pictures tuned on where the starting profile
+    reads 5, and of 10 pictures that check the search ``tuned_on_check`` (exactly, wrong when sure) where the
+    starting profile reads 6 exactly and none wrong."""
 
     def measure(profile: Profile, pictures, expect, give_up_below=None, mistakes=None) -> Report:
         tuned = profile.min_solidity == 0.8
-        checking = {p.name for p in pictures} <= check_names
-        exact = (tuned_reads_check if tuned else 6) if checking else (9 if tuned else 5)
-        return Report(scenes=10, dice=10, dice_right=exact, exact=exact, ok=exact)
+        if {p.name for p in pictures} <= check_names:
+            exact, wrong = tuned_on_check if tuned else (6, 0)
+            return Report(scenes=10, dice=10, dice_right=exact, exact=exact, ok=exact + wrong, wrong_when_ok=wrong)
+        exact = 25 if tuned else 5
+        return Report(scenes=30, dice=30, dice_right=exact, exact=exact, ok=exact)
 
     return measure
 
 
-@pytest.mark.parametrize(("tuned_reads_check", "kept"), [(5, False), (6, True), (8, True)])
-def test_a_change_that_reads_the_check_pictures_worse_is_refused(
-    monkeypatch: pytest.MonkeyPatch, tuned_reads_check: int, kept: bool
+@pytest.mark.parametrize(
+    ("tuned_on_check", "kept"),
+    [
+        ((8, 0), True),
+        ((5, 0), True),  # one check picture no longer read
+        ((5, 1), True),  # one check picture read wrong instead of right: the most one picture can cost
+        ((4, 1), False),  # two pictures
+        ((6, 2), False),
+    ],
+)
+def test_a_change_that_reads_the_check_pictures_worse_than_one_picture_can_cost_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tuned_on_check: tuple[int, int], kept: bool
 ) -> None:
     """A search can fit the pictures it tunes on and not the table (byler's photos did): a change stands only if
-    it reads the pictures that check the search at least as well, too."""
+    the pictures that check the search lose no more than one picture can cost. No single picture decides."""
     from fantan_table.vision import calibrate as calibration
 
     frame = np.zeros((8, 8, 3), np.uint8)
     pictures = [Picture(f"roll_{i:02d}", frame, (1,)) for i in range(16)]
     check = split(split(pictures)[0])[1]
     assert len(check) == 3 and not {p.name for p in check} & {p.name for p in split(pictures)[1]}
-    monkeypatch.setattr(
-        calibration, "measure", _fits_only_the_tuning_pictures({p.name for p in check}, tuned_reads_check)
-    )
+    monkeypatch.setattr(calibration, "measure", _fits_only_the_tuning_pictures({p.name for p in check}, tuned_on_check))
     monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
     result = calibrate(pictures, Profile(), 1)
     change = f"min_solidity: {Profile().min_solidity} -> 0.8"
-    assert (result.check[0].exact, result.check[1].exact) == (6, tuned_reads_check if kept else 6)
+    on_check = (result.check[1].exact, result.check[1].wrong_when_ok)
+    assert (result.check[0].exact, on_check) == (6, tuned_on_check if kept else (6, 0))
     assert result.profile.min_solidity == (0.8 if kept else Profile().min_solidity)
     assert (result.changes, result.refused) == (([change], []) if kept else ([], [change]))
-    assert result.train.exact == (9 if kept else 5)
+    assert result.train.exact == (25 if kept else 5)
 
 
-def test_a_die_size_that_reads_the_check_pictures_worse_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_changes_together_lose_the_check_no_more_than_one_picture_can_cost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each change may lose the check a little, but not step by step more than one picture can cost."""
+    from fantan_table.vision import calibrate as calibration
+
+    frame = np.zeros((8, 8, 3), np.uint8)
+    pictures = [Picture(f"roll_{i:02d}", frame, (1,)) for i in range(16)]
+    check_names = {p.name for p in split(split(pictures)[0])[1]}
+
+    def measure(profile: Profile, pictures, expect, give_up_below=None, mistakes=None) -> Report:
+        changed = (profile.min_solidity == 0.8) + (profile.body_colour == 30.0)
+        if {p.name for p in pictures} <= check_names:  # 8 points, then 2, then -4
+            exact, wrong = ((8, 0), (2, 0), (6, 1))[changed]
+            return Report(scenes=10, dice=10, dice_right=exact, exact=exact, ok=exact + wrong, wrong_when_ok=wrong)
+        exact = 5 + 10 * changed
+        return Report(scenes=30, dice=30, dice_right=exact, exact=exact, ok=exact)
+
+    monkeypatch.setattr(calibration, "measure", measure)
+    monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
+    result = calibrate(pictures, Profile(), 1)
+    assert result.changes == [f"body_colour: {Profile().body_colour} -> 30.0"]
+    assert result.refused == [f"min_solidity: {Profile().min_solidity} -> 0.8"]
+    assert (result.check[1].exact, result.check[1].wrong_when_ok) == (2, 0)
+
+
+def test_a_die_size_that_gains_nothing_on_the_tuning_and_check_pictures_together_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """The die size measured from the tuning pictures read fewer of the check pictures of byler and dice-photos."""
     from fantan_table.vision import calibrate as calibration
 
@@ -250,7 +287,7 @@ def test_a_die_size_that_reads_the_check_pictures_worse_is_refused(monkeypatch: 
 
     def measure(profile: Profile, pictures, expect, give_up_below=None, mistakes=None) -> Report:
         measured = profile.die_size == (0.05, 0.1)
-        exact = (2 if measured else 3) if {p.name for p in pictures} <= check_names else 5
+        exact = (2 if measured else 3) if {p.name for p in pictures} <= check_names else 5 + measured
         return Report(scenes=10, dice=10, dice_right=exact, exact=exact, ok=exact)
 
     monkeypatch.setattr(calibration, "measure", measure)
@@ -266,14 +303,15 @@ def test_the_check_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, 
     write_rolls(tmp_path / "rolls", 8)
     frame = np.zeros((8, 8, 3), np.uint8)
     check = split(split([Picture(f"roll_{i:03d}.png", frame, (1,)) for i in range(8)])[0])[1]
-    monkeypatch.setattr(calibration, "measure", _fits_only_the_tuning_pictures({p.name for p in check}, 5))
+    monkeypatch.setattr(calibration, "measure", _fits_only_the_tuning_pictures({p.name for p in check}, (4, 1)))
     monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
     out = tmp_path / "p"
     args = ["calibrate", "--images", str(tmp_path / "rolls"), "--out", str(out), "--force"]
     assert main(args) == 0
     line = (
         "on the 10 pictures that checked the search, the tuned profile read 60.00% exactly (0 wrong when sure), "
-        f"the starting one 60.00% (0 wrong when sure); refused, as they read those worse: min_solidity: "
+        "the starting one 60.00% (0 wrong when sure); refused, as they gained nothing on these and the tuning pictures "
+        f"together, or cost these more than one picture can: min_solidity: "
         f"{Profile().min_solidity} -> 0.8"
     )
     assert line in capsys.readouterr().out
