@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import FantanError
 from .evaluate import Outcome, Report
 from .faces import FaceModel
+from .finder import remembering_maps
 from .profile import LEARNED, SHAPES, Profile
 from .reader import Status, face_crop, read_dice
 
@@ -225,14 +226,15 @@ def calibrate(
     search = dict(SEARCH) | ({} if base.faces is not None else PIP_SEARCH)
     if base.faces is not None:  # learned faces are read in the outlines' boxes only: no finder to choose
         del search["finder"]
-    profile, best, check_reports, refused, evaluations = _search(base, tune, check, expect, search, progress)
+    mistakes: list[tuple[Picture, Any]] = []
+    with remembering_maps():  # every profile tried reads the same pictures
+        profile, best, check_reports, refused, evaluations = _search(base, tune, check, expect, search, progress)
+    final = _measured(profile, holdout, expect, mistakes)
     changes = [
         f"{name}: {getattr(start, name)} -> {getattr(profile, name)}"
         for name in ("blank_face", "die_size", *search)
         if getattr(start, name) != getattr(profile, name)
     ]
-    mistakes: list[tuple[Picture, Any]] = []
-    final = _measured(profile, holdout, expect, mistakes)
     seconds = time.perf_counter() - began
     return Result(profile, best, final, check_reports, changes, evaluations, seconds, mistakes, refused)
 

@@ -17,6 +17,10 @@ import hashlib
 import json
 import math
 import threading
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -100,7 +104,19 @@ class DiceFinder:
 
     def maps(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
         """The network's output (OUTPUTS, INPUT_H / STRIDE, INPUT_W / STRIDE) for a BGR frame, and the frame's
-        scale into the network's input."""
+        scale into the network's input; inside ``remembering_maps``, a frame's are computed once."""
+        memo = _remembered.get()
+        if memo is None:
+            return self._maps(frame)
+        key = (id(self), id(frame))
+        seen = memo.get(key)
+        if seen is not None and seen[0]() is frame:  # the same frame, still alive: its id was not reused
+            return seen[1], seen[2]
+        out, scale = self._maps(frame)
+        memo[key] = (weakref.ref(frame), out, scale)
+        return out, scale
+
+    def _maps(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
         image, scale = to_input(frame)
         blob = np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32) / np.float32(255.0)
         with self._lock:
@@ -148,6 +164,21 @@ class DiceFinder:
             return cls(onnx, float(sidecar["threshold"]), {str(k): str(v) for k, v in sidecar["info"].items()})
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise FinderError(f"the dice finder {path} is incomplete ({exc}); {RETRAIN_HINT}") from exc
+
+
+_Remembered = dict[tuple[int, int], tuple["weakref.ref[np.ndarray]", np.ndarray, float]]
+_remembered: ContextVar[_Remembered | None] = ContextVar("_remembered", default=None)
+
+
+@contextmanager
+def remembering_maps() -> Iterator[None]:
+    """Within this block, the network looks at each frame once: calibration reads the same pictures with every
+    profile it tries, and the network's maps depend on the frame alone. The frames must not change meanwhile."""
+    token = _remembered.set({})
+    try:
+        yield
+    finally:
+        _remembered.reset(token)
 
 
 def decode(out: np.ndarray, scale: float, least: float) -> list[FoundDie]:

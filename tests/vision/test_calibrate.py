@@ -321,6 +321,25 @@ def test_the_check_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, 
     assert (check["tuned"]["exact_scene_rate"], check["start"]["exact_scene_rate"]) == (0.6, 0.6)
 
 
+def test_calibration_has_the_network_look_at_each_picture_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every profile tried reads the same pictures, and the network's maps depend on the picture alone."""
+    from fantan_table.vision import calibrate as calibration
+    from fantan_table.vision.finder import DiceFinder
+
+    looked: list[int] = []
+    real = DiceFinder._maps
+    monkeypatch.setattr(DiceFinder, "_maps", lambda self, frame: looked.append(id(frame)) or real(self, frame))
+    monkeypatch.setattr(calibration, "SEARCH", {"min_solidity": (0.8, 0.9)})
+    monkeypatch.setattr(calibration, "PIP_SEARCH", {"pip_contrast": (30.0, 60.0)})
+    pictures = []
+    for i in range(8):
+        scene = render_scene(random_faces(np.random.default_rng([i, 3]), 4, (1, 2, 3, 4, 5, 6)), 330_000 + i)
+        pictures.append(Picture(f"roll_{i}", scene.image, scene.values))
+    result = calibrate(pictures, Profile(), 4)
+    assert result.evaluations > 3  # tried several profiles on the same pictures
+    assert sorted(looked) == sorted(id(p.frame) for p in pictures)
+
+
 def test_rolls_of_varying_numbers_of_dice_calibrate_with_expect_0(tmp_path: Path, capsys) -> None:
     rolls = tmp_path / "rolls"
     rolls.mkdir()

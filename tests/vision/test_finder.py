@@ -19,11 +19,12 @@ from fantan_table.vision.finder import (
     FoundDie,
     builtin_finder,
     decode,
+    remembering_maps,
     to_input,
 )
 from fantan_table.vision.finder_data import FINDER_SEEDS
-from fantan_table.vision.profile import Profile
-from fantan_table.vision.reader import read_dice
+from fantan_table.vision.profile import SHAPES, Profile
+from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import render_scene
 from fantan_table.vision.stress import CROP_SCENE_SEEDS, MEASURING_SEEDS
 
@@ -107,6 +108,52 @@ def test_a_die_cut_by_the_frame_is_not_counted():
     reading = read_dice(cut, Profile())
     assert all(d.center[0] + d.box[1][0] / 2 <= cut.shape[1] for d in reading.dice)
     assert len(reading.dice) <= 3
+
+
+def test_inside_remembering_maps_the_network_looks_at_each_frame_once(finder, monkeypatch):
+    looked: list[int] = []
+    real = DiceFinder._maps
+
+    def counted(self, frame):
+        looked.append(id(frame))
+        return real(self, frame)
+
+    monkeypatch.setattr(DiceFinder, "_maps", counted)
+    frame = render_scene((1, 2, 3, 4), TEST_SEEDS[0]).image
+    twin = frame.copy()  # the same picture, another frame: it may have changed since, so it is looked at again
+    alone = finder.find(frame)
+    with remembering_maps():
+        first = [finder.find(frame) for _ in range(3)]
+        again = finder.find(twin)
+    assert looked == [id(frame), id(frame), id(twin)]
+    assert first == [alone] * 3 and again == alone
+    finder.find(frame)  # the block is over: nothing is remembered
+    assert len(looked) == 4
+
+
+def test_a_remembered_frame_whose_id_is_reused_is_looked_at_again(finder):
+    other = render_scene((5, 5, 0, 1), TEST_SEEDS[1]).image
+    with remembering_maps():
+        frame = render_scene((1, 2, 3, 4), TEST_SEEDS[0]).image
+        finder.find(frame)
+        freed = id(frame)
+        del frame
+        views = [other[:] for _ in range(100)]  # new frame objects: one takes the freed frame's place
+        reused = next(view for view in views if id(view) == freed)
+        assert finder.find(reused) == finder.find(other)
+
+
+@pytest.mark.parametrize(
+    "profile", [Profile(), Profile(finder=SHAPES), Profile(side_faces=True)], ids=["network", "outlines", "side-faces"]
+)
+@pytest.mark.parametrize("expect", [None, 4])
+def test_the_reader_never_writes_into_the_frame_it_reads(profile, expect):
+    """What ``remembering_maps`` rests on: a frame stays as it was while it is read."""
+    for seed in TEST_SEEDS[:3]:
+        frame = render_scene((0, 2, 5, 6), seed).image
+        frame.flags.writeable = False  # a write raises, which the reader would report as an error
+        reading = read_dice(frame, profile, expect)
+        assert reading.status is not Status.ERROR, reading.message
 
 
 def test_a_damaged_network_is_refused_with_the_way_out(tmp_path):
