@@ -4,7 +4,8 @@ without pips, and measure the result on pictures kept aside.
     fantan-table calibrate --images DIR [--empty FILE] [--faces DIR] --out PROFILE_DIR [--json]
 
 DIR holds labels.csv as for ``eval``; every fourth picture is kept aside for the measurement, and a fourth of the
-rest checks the search: a change is kept only if those lose no more to it than one picture can cost. --faces
+rest checks the search: a change is kept only if it costs those less than it gains on the rest, and no more
+than one picture can. --faces
 holds captures of each face of each die, one die per picture, named DIE_VALUE_N.png (suns_0_1.png
 is the suns die's blank face, first capture). The profile, the learned faces, a copy of the empty
 table, and a report (report.html with confusion.png and a picture of every mistake) go to PROFILE_DIR.
@@ -158,8 +159,8 @@ def _check_line(result: Result) -> str:
     )
     if result.refused:
         line += (
-            "; refused, as they gained nothing on these and the tuning pictures together, or cost these more than "
-            "one picture can: " + "; ".join(result.refused)
+            "; refused, as they cost these as much as they gained on the tuning pictures, or more than one picture "
+            "can (alone or with the changes kept before them): " + "; ".join(result.refused)
         )
     return line
 

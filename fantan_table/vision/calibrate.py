@@ -9,9 +9,10 @@ are found: the built-in network, or colour and outline thresholds fitted to this
 
 A search can fit its pictures and not the table (byler's phone photos: the tuned profile read 8 % of the last 50
 exactly, the built-in one 28 %). So a quarter of the pictures it may use are not tuned on but check it: a change
-is kept only if it also gains on the tuning and check pictures together, and the check pictures lose no more
-than one picture can cost (``CHECK_SLACK``) to that change and to all the changes together. The pictures kept
-aside (another quarter) are touched by neither: they measure the result.
+that gains on the tuning pictures is kept only if it still gains with the check pictures counted too, and costs
+the check pictures no more than one picture can (``CHECK_SLACK``), nor do all the changes kept together. So one
+picture alone never refuses a change that gains more than it costs. The pictures kept aside (another quarter)
+are touched by neither: they measure the result.
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ HOLDOUT_EVERY = 4
 WRONG_COST = 10
 """A wrong reading the reader was sure of costs as much as this many right ones."""
 CHECK_SLACK = 1 + WRONG_COST
-"""What the check pictures may lose to a change: the most one picture can cost (read right before, sure and
-wrong after), so that no single picture decides. With no slack, one fragile check picture of dice-photos' train
-refused side faces, which read 28 more of the tuning pictures and 9 more of the check pictures (DEV)."""
+"""What a change, and all the changes kept together, may cost the check pictures: the most one picture can cost
+(its point for being read right, then ``WRONG_COST`` for being read wrong while sure). With no slack, one check
+picture of dice-photos' train refused side faces (DEV): against the profile tuned so far they read 28 more tuning
+pictures exactly and 9 more check pictures, but one check picture sure and wrong: a point less on the check."""
 MIN_CAPTURES = 2
 """Captures needed of each face of each die."""
 FACE_NAME = re.compile(r"^(?P<die>[A-Za-z0-9-]+)_(?P<value>[0-6])(?:_.*)?$")
@@ -93,7 +95,7 @@ class Result:
     mistakes: list[tuple[Picture, Any]] = field(default_factory=list)
     """Held-aside pictures read wrong or not read, with their readings."""
     refused: list[str] = field(default_factory=list)
-    """Changes the check refused, in words."""
+    """Changes that gained on the tuning pictures and were refused by the check (and not kept later), in words."""
 
 
 MIN_PICTURES = 6
@@ -254,9 +256,13 @@ def _search(
     refused: list[str] = []
     evaluations = 2
 
-    def checked(trial: Profile, what: str, gain: int) -> bool:
-        """Whether ``trial``, which gains ``gain`` points on the tuning pictures, stands the check."""
+    def kept(trial: Profile, what: str, on_tune: Report | None) -> bool:
+        """Whether ``trial``, read so on the tuning pictures (None: given up on), gains there and stands the
+        check."""
         nonlocal on_check, evaluations
+        gain = -1 if on_tune is None else points(on_tune) - points(best)
+        if gain <= 0:
+            return False
         report = _measured(trial, check, expect)
         evaluations += 1
         lost = points(on_check) - points(report)
@@ -264,6 +270,8 @@ def _search(
             if what not in refused:
                 refused.append(what)
             return False
+        if what in refused:  # refused in an earlier round, kept now that other settings changed
+            refused.remove(what)
         on_check = report
         return True
 
@@ -272,7 +280,7 @@ def _search(
         trial = replace(profile, die_size=sizes)
         report = _measured(trial, tune, expect)
         evaluations += 1
-        if checked(trial, f"die_size: {profile.die_size} -> {sizes}", points(report) - points(best)):
+        if kept(trial, f"die_size: {profile.die_size} -> {sizes}", report):
             best, profile = report, trial
     for round_ in range(1, SEARCH_ROUNDS + 1):
         # one parameter's best value can depend on another's: go round again while anything changes
@@ -285,9 +293,8 @@ def _search(
                 trial = replace(profile, **{name: value})
                 report = measure(trial, tune, expect, give_up_below=score(best))
                 evaluations += 1
-                if report is None or score(report) <= score(best):
-                    continue
-                if checked(trial, f"{name}: {getattr(profile, name)} -> {value}", points(report) - points(best)):
+                if kept(trial, f"{name}: {getattr(profile, name)} -> {value}", report):
+                    assert report is not None  # it gained
                     best, profile = report, trial
         if profile == before:
             break

@@ -18,12 +18,12 @@ import json
 import math
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, NamedTuple, TypeAlias
 
 import cv2
 import numpy as np
@@ -104,16 +104,18 @@ class DiceFinder:
 
     def maps(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
         """The network's output (OUTPUTS, INPUT_H / STRIDE, INPUT_W / STRIDE) for a BGR frame, and the frame's
-        scale into the network's input; inside ``remembering_maps``, a frame's are computed once."""
+        scale into the network's input; inside ``remembering_maps``, computed once for each frame object."""
         memo = _remembered.get()
         if memo is None:
             return self._maps(frame)
         key = (id(self), id(frame))
         seen = memo.get(key)
-        if seen is not None and seen[0]() is frame:  # the same frame, still alive: its id was not reused
-            return seen[1], seen[2]
+        if seen is not None and seen.finder() is self and seen.frame() is frame:  # alive: their ids not reused
+            return seen.out, seen.scale
         out, scale = self._maps(frame)
-        memo[key] = (weakref.ref(frame), out, scale)
+        out.flags.writeable = False  # shared by every reading of the frame
+        forget = _forgetting(memo, key)
+        memo[key] = _Maps(weakref.ref(self, forget), weakref.ref(frame, forget), out, scale)
         return out, scale
 
     def _maps(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
@@ -166,19 +168,39 @@ class DiceFinder:
             raise FinderError(f"the dice finder {path} is incomplete ({exc}); {RETRAIN_HINT}") from exc
 
 
-_Remembered = dict[tuple[int, int], tuple["weakref.ref[np.ndarray]", np.ndarray, float]]
+class _Maps(NamedTuple):
+    finder: weakref.ref[DiceFinder]
+    frame: weakref.ref[np.ndarray]
+    out: np.ndarray
+    scale: float
+
+
+_Remembered: TypeAlias = dict[tuple[int, int], _Maps]
 _remembered: ContextVar[_Remembered | None] = ContextVar("_remembered", default=None)
 
 
 @contextmanager
 def remembering_maps() -> Iterator[None]:
-    """Within this block, the network looks at each frame once: calibration reads the same pictures with every
-    profile it tries, and the network's maps depend on the frame alone. The frames must not change meanwhile."""
+    """Within this block, the network looks at each frame object once: calibration reads the same pictures with
+    every profile it tries, and the network's maps depend on the frame alone. The frames must not change
+    meanwhile. (A view of a frame, as a profile's ``roi`` makes, is a new object each time: looked at again.)"""
+    if _remembered.get() is not None:  # already remembering
+        yield
+        return
     token = _remembered.set({})
     try:
         yield
     finally:
         _remembered.reset(token)
+
+
+def _forgetting(memo: _Remembered, key: tuple[int, int]) -> Callable[[object], None]:
+    """A callback that drops ``key``'s maps once its frame or finder is freed (its id may then be reused)."""
+
+    def forget(_: object) -> None:
+        memo.pop(key, None)
+
+    return forget
 
 
 def decode(out: np.ndarray, scale: float, least: float) -> list[FoundDie]:

@@ -275,10 +275,19 @@ def test_changes_together_lose_the_check_no_more_than_one_picture_can_cost(monke
     assert (result.check[1].exact, result.check[1].wrong_when_ok) == (2, 0)
 
 
-def test_a_die_size_that_gains_nothing_on_the_tuning_and_check_pictures_together_is_refused(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("on_tune", "on_check", "kept", "refused"),
+    [
+        (6, 2, False, True),  # it gains as much on the tuning pictures as it costs the check pictures
+        (7, 2, True, False),
+        (4, 6, False, False),  # it reads fewer of the tuning pictures: the check is not asked
+    ],
+)
+def test_the_die_size_measured_from_the_rolls_must_gain_more_than_it_costs_the_check(
+    monkeypatch: pytest.MonkeyPatch, on_tune: int, on_check: int, kept: bool, refused: bool
 ) -> None:
-    """The die size measured from the tuning pictures read fewer of the check pictures of byler and dice-photos."""
+    """The die size measured from the tuning pictures read fewer of the check pictures of byler and dice-photos.
+    The starting profile reads 5 tuning and 3 check pictures exactly."""
     from fantan_table.vision import calibrate as calibration
 
     frame = np.zeros((8, 8, 3), np.uint8)
@@ -287,14 +296,43 @@ def test_a_die_size_that_gains_nothing_on_the_tuning_and_check_pictures_together
 
     def measure(profile: Profile, pictures, expect, give_up_below=None, mistakes=None) -> Report:
         measured = profile.die_size == (0.05, 0.1)
-        exact = (2 if measured else 3) if {p.name for p in pictures} <= check_names else 5 + measured
+        if {p.name for p in pictures} <= check_names:
+            exact = on_check if measured else 3
+        else:
+            exact = on_tune if measured else 5
         return Report(scenes=10, dice=10, dice_right=exact, exact=exact, ok=exact)
 
     monkeypatch.setattr(calibration, "measure", measure)
     monkeypatch.setattr(calibration, "die_sizes", lambda *_: (0.05, 0.1))
     result = calibrate(pictures, Profile(), 1)
-    assert result.profile.die_size == Profile().die_size
-    assert result.refused == [f"die_size: {Profile().die_size} -> (0.05, 0.1)"]
+    assert result.profile.die_size == ((0.05, 0.1) if kept else Profile().die_size)
+    assert result.refused == ([f"die_size: {Profile().die_size} -> (0.05, 0.1)"] if refused else [])
+
+
+def test_a_change_refused_once_and_kept_in_a_later_round_is_not_reported_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """min_solidity 0.8 costs the check pictures too much until body_colour 30 is kept in the first round."""
+    from fantan_table.vision import calibrate as calibration
+
+    frame = np.zeros((8, 8, 3), np.uint8)
+    pictures = [Picture(f"roll_{i:02d}", frame, (1,)) for i in range(16)]
+    check_names = {p.name for p in split(split(pictures)[0])[1]}
+    monkeypatch.setattr(calibration, "SEARCH", {"min_solidity": (0.8,), "body_colour": (30.0,)})
+
+    def measure(profile: Profile, pictures, expect, give_up_below=None, mistakes=None) -> Report:
+        solid, coloured = profile.min_solidity == 0.8, profile.body_colour == 30.0
+        if {p.name for p in pictures} <= check_names:
+            exact, wrong = (4, 1) if solid and not coloured else (6, 0)
+            return Report(scenes=10, dice=10, dice_right=exact, exact=exact, ok=exact + wrong, wrong_when_ok=wrong)
+        exact = 5 + 10 * solid + 10 * coloured
+        return Report(scenes=30, dice=30, dice_right=exact, exact=exact, ok=exact)
+
+    monkeypatch.setattr(calibration, "measure", measure)
+    monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
+    result = calibrate(pictures, Profile(), 1)
+    assert (result.profile.min_solidity, result.profile.body_colour) == (0.8, 30.0)
+    assert result.refused == []
 
 
 def test_the_check_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
@@ -310,8 +348,8 @@ def test_the_check_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, 
     assert main(args) == 0
     line = (
         "on the 10 pictures that checked the search, the tuned profile read 60.00% exactly (0 wrong when sure), "
-        "the starting one 60.00% (0 wrong when sure); refused, as they gained nothing on these and the tuning pictures "
-        f"together, or cost these more than one picture can: min_solidity: "
+        "the starting one 60.00% (0 wrong when sure); refused, as they cost these as much as they gained on the tuning "
+        "pictures, or more than one picture can (alone or with the changes kept before them): min_solidity: "
         f"{Profile().min_solidity} -> 0.8"
     )
     assert line in capsys.readouterr().out
