@@ -9,8 +9,9 @@ are found: the built-in network, or colour and outline thresholds fitted to this
 
 A search can fit its pictures and not the table (byler's phone photos: the tuned profile read 8 % of the last 50
 exactly, the built-in one 28 %). So a quarter of the pictures it may use are not tuned on but check it: a change
-that gains on the tuning pictures is kept only if it still gains with the check pictures counted too, and costs
-the check pictures no more than one picture can (``CHECK_SLACK``), nor do all the changes kept together. So one
+that gains on the tuning pictures is kept only if it still gains with the check pictures counted too (the die
+size measured from the rolls need only not lose), and costs the check pictures no more than one picture can
+(``CHECK_SLACK``), nor do all the changes kept together. So one
 picture alone never refuses a change that gains more than it costs. The pictures kept aside (another quarter)
 are touched by neither: they measure the result.
 """
@@ -256,17 +257,22 @@ def _search(
     refused: list[str] = []
     evaluations = 2
 
-    def kept(trial: Profile, what: str, on_tune: Report | None) -> bool:
-        """Whether ``trial``, read so on the tuning pictures (None: given up on), gains there and stands the
-        check."""
+    def kept(trial: Profile, what: str, on_tune: Report | None, measured: bool = False) -> bool:
+        """Whether ``trial``, read so on the tuning pictures (None: given up on), stands. A searched value must gain
+        there, and on the tuning and check pictures together. The die size ``measured`` from the rolls is a fact
+        of the table: it need only not lose on both together (where the tuning pictures all read right already,
+        it cannot gain). Either way the check pictures may lose no more than ``CHECK_SLACK``."""
         nonlocal on_check, evaluations
-        gain = -1 if on_tune is None else points(on_tune) - points(best)
-        if gain <= 0:
+        if on_tune is None:
+            return False
+        gain = points(on_tune) - points(best)
+        if gain <= 0 and not measured:
             return False
         report = _measured(trial, check, expect)
         evaluations += 1
         lost = points(on_check) - points(report)
-        if gain - lost <= 0 or lost > CHECK_SLACK or points(first) - points(report) > CHECK_SLACK:
+        no_better = gain - lost < 0 if measured else gain - lost <= 0
+        if no_better or lost > CHECK_SLACK or points(first) - points(report) > CHECK_SLACK:
             if what not in refused:
                 refused.append(what)
             return False
@@ -280,7 +286,7 @@ def _search(
         trial = replace(profile, die_size=sizes)
         report = _measured(trial, tune, expect)
         evaluations += 1
-        if kept(trial, f"die_size: {profile.die_size} -> {sizes}", report):
+        if kept(trial, f"die_size: {profile.die_size} -> {sizes}", report, measured=True):
             best, profile = report, trial
     for round_ in range(1, SEARCH_ROUNDS + 1):
         # one parameter's best value can depend on another's: go round again while anything changes
