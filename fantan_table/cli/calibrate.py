@@ -5,14 +5,14 @@ without pips, and measure the result on pictures kept aside.
 
 DIR holds labels.csv as for ``eval``; every fourth picture is kept aside for the measurement, and a fourth of the
 rest checks the search: a change is kept only if it costs those less than it gains on the rest, and no more
-than one picture can. --faces
-holds captures of each face of each die, one die per picture, named DIE_VALUE_N.png (suns_0_1.png
-is the suns die's blank face, first capture). The profile, the learned faces, a copy of the empty
-table, and a report (report.html with confusion.png and a picture of every mistake) go to PROFILE_DIR.
+than one picture can. --faces holds captures of each face of each die, one die per picture, named
+DIE_VALUE_N.png (suns_0_1.png is the suns die's blank face, first capture). The profile, the learned faces,
+a copy of the empty table, and a report (report.html with confusion.png and a picture of every mistake) go to
+PROFILE_DIR.
 
-A profile whose held-aside pictures read below FIT_EXACT exact, or with any die read wrong while sure,
-is not fit for play: the command says why and exits 1 (the profile and report are written all the same,
-to look at), unless --force.
+A profile whose held-aside pictures read below FIT_EXACT exact, or that reads any held-aside or check picture
+wrong while sure, is not fit for play: the command says why and exits 1 (the profile and report are written
+all the same, to look at), unless --force.
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             result = calibrate(pictures, profile, args.expect or None, step)
     except CalibrationError as exc:
         raise UsageError(str(exc)) from None
-    unfit = unfit_for_play(result.holdout)
+    unfit = unfit_for_play(result.holdout, result.check[1])
     _write(result, args, unfit)
     summary = _summary(result, args) | {"fit_for_play": not unfit, "unfit_because": unfit}
     if args.json:
@@ -134,8 +134,10 @@ def run(args: argparse.Namespace) -> int:
     return UNFIT_STATUS if unfit and not args.force else 0
 
 
-def unfit_for_play(holdout: Report) -> list[str]:
-    """Why a profile is not fit for play, by its held-aside measurement (empty: fit)."""
+def unfit_for_play(holdout: Report, checked: Report | None = None) -> list[str]:
+    """Why a profile is not fit for play, by its held-aside measurement and its reading of the pictures that
+    checked the search (empty: fit). The check may keep a change that reads one of those sure and wrong (it
+    weighs that against what the change gains), but a profile known to read a roll of this table so is unsafe."""
     reasons = []
     if holdout.scenes == 0:
         reasons.append(f"no picture was kept aside to measure it on (give at least {MIN_PICTURES} rolls)")
@@ -146,6 +148,11 @@ def unfit_for_play(holdout: Report) -> list[str]:
     if holdout.wrong_when_ok_rate > 0:
         reasons.append(
             f"{percent_of(holdout.wrong_when_ok_rate)} of the rolls it was sure of were read wrong (needs none)"
+        )
+    if checked is not None and checked.wrong_when_ok:
+        reasons.append(
+            f"{checked.wrong_when_ok} of the {checked.scenes} rolls that checked the search were read wrong while "
+            "sure (needs none)"
         )
     return reasons
 

@@ -380,6 +380,25 @@ def test_calibration_has_the_network_look_at_each_picture_once(monkeypatch: pyte
     assert sorted(looked) == sorted(id(p.frame) for p in pictures)
 
 
+def test_a_profile_that_reads_a_check_picture_wrong_is_not_fit_for_play(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys
+) -> None:
+    """The check keeps a change that reads one check picture sure and wrong if it gains enough elsewhere; the
+    profile it leaves is then known to read a roll of this table wrong."""
+    from fantan_table.vision import calibrate as calibration
+
+    write_rolls(tmp_path / "rolls", 8)
+    frame = np.zeros((8, 8, 3), np.uint8)
+    check = split(split([Picture(f"roll_{i:03d}.png", frame, (1,)) for i in range(8)])[0])[1]
+    monkeypatch.setattr(calibration, "measure", _fits_only_the_tuning_pictures({p.name for p in check}, (5, 1)))
+    monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
+    args = ["calibrate", "--images", str(tmp_path / "rolls"), "--out", str(tmp_path / "p")]
+    assert main(args) == 1
+    assert (
+        "1 of the 10 rolls that checked the search were read wrong while sure (needs none)" in capsys.readouterr().err
+    )
+
+
 def test_rolls_of_varying_numbers_of_dice_calibrate_with_expect_0(tmp_path: Path, capsys) -> None:
     rolls = tmp_path / "rolls"
     rolls.mkdir()
