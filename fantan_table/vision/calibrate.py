@@ -11,9 +11,8 @@ A search can fit its pictures and not the table (byler's phone photos: the tuned
 exactly, the built-in one 28 %). So a quarter of the pictures it may use are not tuned on but check it: a change
 that gains on the tuning pictures is kept only if it still gains with the check pictures counted too (the die
 size measured from the rolls need only not lose), and costs the check pictures no more than one picture can
-(``CHECK_SLACK``), nor do all the changes kept together. So one
-picture alone never refuses a change that gains more than it costs. The pictures kept aside (another quarter)
-are touched by neither: they measure the result.
+(``CHECK_SLACK``), nor do all the changes kept together. So one picture alone never refuses a change that gains
+more than it costs. The pictures kept aside (another quarter) are touched by neither: they measure the result.
 """
 
 from __future__ import annotations
