@@ -134,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     return UNFIT_STATUS if unfit and not args.force else 0
 
 
-def unfit_for_play(holdout: Report, checked: Report | None = None) -> list[str]:
+def unfit_for_play(holdout: Report, checked: Report) -> list[str]:
     """Why a profile is not fit for play, by its held-aside measurement and its reading of the pictures that
     checked the search (empty: fit). The check may keep a change that reads one of those sure and wrong (it
     weighs that against what the change gains), but a profile known to read a roll of this table so is unsafe."""
@@ -149,7 +149,7 @@ def unfit_for_play(holdout: Report, checked: Report | None = None) -> list[str]:
         reasons.append(
             f"{percent_of(holdout.wrong_when_ok_rate)} of the rolls it was sure of were read wrong (needs none)"
         )
-    if checked is not None and checked.wrong_when_ok:
+    if checked.wrong_when_ok:
         reasons.append(
             f"{checked.wrong_when_ok} of the {checked.scenes} rolls that checked the search were read wrong while "
             "sure (needs none)"

@@ -256,14 +256,12 @@ def _search(
     refused: list[str] = []
     evaluations = 2
 
-    def kept(trial: Profile, what: str, on_tune: Report | None, measured: bool = False) -> bool:
-        """Whether ``trial``, read so on the tuning pictures (None: given up on), stands. A searched value must gain
-        there, and on the tuning and check pictures together. The die size ``measured`` from the rolls is a fact
-        of the table: it need only not lose on both together (where the tuning pictures all read right already,
-        it cannot gain). Either way the check pictures may lose no more than ``CHECK_SLACK``."""
+    def kept(trial: Profile, what: str, on_tune: Report, measured: bool = False) -> bool:
+        """Whether ``trial``, read so on the tuning pictures, stands. A searched value must gain there, and on the
+        tuning and check pictures together. The die size ``measured`` from the rolls is a fact of the table: it need
+        only not lose on both together (where the tuning pictures all read right already, it cannot gain). Either
+        way the check pictures may lose no more than ``CHECK_SLACK``."""
         nonlocal on_check, evaluations
-        if on_tune is None:
-            return False
         gain = points(on_tune) - points(best)
         if gain <= 0 and not measured:
             return False
@@ -298,8 +296,7 @@ def _search(
                 trial = replace(profile, **{name: value})
                 report = measure(trial, tune, expect, give_up_below=score(best))
                 evaluations += 1
-                if kept(trial, f"{name}: {getattr(profile, name)} -> {value}", report):
-                    assert report is not None  # it gained
+                if report is not None and kept(trial, f"{name}: {getattr(profile, name)} -> {value}", report):
                     best, profile = report, trial
         if profile == before:
             break

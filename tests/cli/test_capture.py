@@ -137,12 +137,12 @@ def test_a_profile_unfit_for_play_is_refused_unless_forced() -> None:
     from fantan_table.vision.evaluate import Report
 
     fit = Report(scenes=20, dice=80, dice_right=80, exact=20, ok=20, wrong_when_ok=0)
-    assert unfit_for_play(fit) == []
+    assert unfit_for_play(fit, Report()) == []
     short = Report(scenes=20, dice=80, dice_right=78, exact=18, ok=18, wrong_when_ok=0)
-    assert unfit_for_play(short) == ["90.00% of the held-aside rolls read exactly (needs 95%)"]
+    assert unfit_for_play(short, Report()) == ["90.00% of the held-aside rolls read exactly (needs 95%)"]
     wrong = Report(scenes=20, dice=80, dice_right=79, exact=19, ok=20, wrong_when_ok=1)
-    assert any("were read wrong (needs none)" in reason for reason in unfit_for_play(wrong))
-    assert unfit_for_play(Report()) == ["no picture was kept aside to measure it on (give at least 6 rolls)"]
+    assert any("were read wrong (needs none)" in reason for reason in unfit_for_play(wrong, Report()))
+    assert unfit_for_play(Report(), Report()) == ["no picture was kept aside to measure it on (give at least 6 rolls)"]
     checked_wrong = Report(scenes=10, dice=40, dice_right=39, exact=9, ok=10, wrong_when_ok=1)
     assert unfit_for_play(fit, checked_wrong) == [
         "1 of the 10 rolls that checked the search were read wrong while sure (needs none)"
