@@ -684,3 +684,86 @@ def test_a_box_beyond_the_count_that_shows_no_face_is_no_die(monkeypatch, proble
         assert reading.status is Status.UNSURE
     else:
         assert reading.status is Status.OK and list(reading.values) == values
+
+
+def _missed_setup(monkeypatch, weak_score: float, weak_at: tuple[float, float], seen: int | None, sure: float):
+    """A roll of two dice read ok at x = 50 and 250, the network's strong peaks on them and one weaker peak at
+    ``weak_at``, where the classifier sees ``seen`` this ``sure``."""
+    from fantan_table.vision.classifier import CLASSES
+    from fantan_table.vision.finder import FoundDie
+
+    def peak(centre: tuple[float, float], score: float) -> FoundDie:
+        return FoundDie((centre, (40.0, 40.0), 0.0), score)
+
+    monkeypatch.setattr(
+        reader,
+        "builtin_finder",
+        lambda: finder_of([peak((50, 100), 0.9), peak((250, 100), 0.8), peak(weak_at, weak_score)]),
+    )
+    asked = []
+
+    def probabilities(frame, boxes, profile):
+        asked.extend(boxes)
+        p = np.full(len(CLASSES), (1 - sure) / (len(CLASSES) - 1))
+        p[CLASSES.index(seen)] = sure
+        return np.array([p] * len(boxes))
+
+    monkeypatch.setattr(reader, "faces_probabilities", probabilities)
+    dice = tuple(
+        reader.DieReading(v, (x, 100.0), ((x, 100.0), (40.0, 40.0), 0.0), 1.0) for v, x in ((3, 50.0), (5, 250.0))
+    )
+    return reader.Reading(Status.OK, dice), asked
+
+
+def test_no_count_a_weak_peak_the_classifier_sees_a_face_in_makes_the_roll_unsure(monkeypatch):
+    """The wooden-dice study's wrong roll: a 4 the network found at 0.48 and its outlines missed, no count to
+    tell; the classifier was sure of the 4."""
+    ok, asked = _missed_setup(monkeypatch, 0.45, (150.0, 100.0), 4, reader.MISSED_FACE_SURE)
+    reading = reader._unless_missed(np.zeros((200, 400, 3), np.uint8), (0, 0), ok, Profile())
+    assert reading.status is Status.UNSURE and reading.dice == ok.dice
+    assert "sees a 4 at (150, 100)" in reading.message and "say how many" in reading.message
+    assert [box[0] for box in asked] == [(150.0, 100.0)]
+
+
+def test_the_missed_die_is_named_where_it_lies_in_the_whole_frame(monkeypatch):
+    """Inside a region of interest the reading's dice lie in frame pixels, the network's peaks in the region's."""
+    ok, _ = _missed_setup(monkeypatch, 0.45, (150.0, 100.0), 4, 0.99)
+    shifted = tuple(
+        reader.DieReading(d.value, (d.center[0] + 30, d.center[1] + 20), reader._shift(d.box, (30, 20)), 1.0)
+        for d in ok.dice
+    )
+    reading = reader._unless_missed(
+        np.zeros((200, 400, 3), np.uint8), (30, 20), reader.Reading(Status.OK, shifted), Profile()
+    )
+    assert reading.status is Status.UNSURE and "at (180, 120)" in reading.message
+
+
+@pytest.mark.parametrize(
+    ("score", "at", "seen", "sure", "asked"),
+    [
+        (0.45, (150.0, 100.0), 0, 1.0, True),  # a plain face: a coin or a patch of table looks the same
+        (0.45, (150.0, 100.0), None, 1.0, True),  # not a face
+        (0.45, (150.0, 100.0), 4, reader.MISSED_FACE_SURE - 0.05, True),  # a face, but not surely
+        (reader.FILL_FOUND - 0.01, (150.0, 100.0), 4, 1.0, False),  # too weak a peak to be a die at all
+        (0.45, (85.0, 100.0), 4, 1.0, False),  # less than a side from a die read: part of it (a side face)
+        (0.45, (390.0, 100.0), 4, 1.0, False),  # cut by the frame's edge: not one of the roll's dice
+    ],
+)
+def test_no_count_other_weak_peaks_leave_the_roll_as_read(monkeypatch, score, at, seen, sure, asked):
+    ok, boxes = _missed_setup(monkeypatch, score, at, seen, sure)
+    assert reader._unless_missed(np.zeros((200, 400, 3), np.uint8), (0, 0), ok, Profile()) is ok
+    assert bool(boxes) == asked
+
+
+@pytest.mark.parametrize(
+    ("profile", "expect", "status"),
+    [
+        (Profile(), None, Status.UNSURE),
+        (Profile(), 2, Status.OK),  # the count already says whether a die is missing
+        (Profile(finder=SHAPES), None, Status.OK),  # the outlines' own check: the network's dice found surely
+    ],
+)
+def test_only_a_roll_the_network_read_with_no_count_looks_for_missed_dice(monkeypatch, profile, expect, status):
+    ok, _ = _missed_setup(monkeypatch, 0.45, (150.0, 100.0), 4, 1.0)
+    monkeypatch.setattr(reader, "_read_roll", lambda *args: ok)
+    assert read_dice(np.zeros((200, 400, 3), np.uint8), profile, expect).status is status
