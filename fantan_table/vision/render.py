@@ -161,16 +161,23 @@ def _surface(rng: np.random.Generator, surface: Surface, width: int, height: int
     return img
 
 
-_NOISE_BANK: list[np.ndarray] = []
+NOISE_BANKS_KEPT = 2
+"""Noise fields kept between pictures: one for each size of frame drawn in turn (the stress set draws two)."""
+_NOISE_BANKS: dict[tuple[int, int, int], np.ndarray] = {}
 
 
 def add_noise(rng: np.random.Generator, image: np.ndarray, sigma: float) -> None:
-    """Add Gaussian noise from a window of a fixed, larger noise field: per-pixel noise at a fraction of the cost."""
+    """Add Gaussian noise from a window of a fixed, larger noise field: per-pixel noise at a fraction of the cost.
+
+    The field's size follows from the picture's alone, so a seed draws the same picture whatever was drawn
+    before it (a field grown for a larger picture once shifted every later picture's noise)."""
     h, w, c = image.shape
-    if not _NOISE_BANK or _NOISE_BANK[0].shape[0] < h + 64 or _NOISE_BANK[0].shape[1] < w + 64:
-        bank_shape = (max(h, 960) + 256, max(w, 1280) + 256, 3)
-        _NOISE_BANK[:] = [np.random.default_rng(20091).standard_normal(bank_shape, dtype=np.float32)]
-    bank = _NOISE_BANK[0]
+    bank_shape = (max(h, 960) + 256, max(w, 1280) + 256, 3)
+    bank = _NOISE_BANKS.get(bank_shape)
+    if bank is None:
+        while len(_NOISE_BANKS) >= NOISE_BANKS_KEPT:
+            del _NOISE_BANKS[next(iter(_NOISE_BANKS))]
+        bank = _NOISE_BANKS[bank_shape] = np.random.default_rng(20091).standard_normal(bank_shape, dtype=np.float32)
     y = int(rng.integers(bank.shape[0] - h + 1))
     x = int(rng.integers(bank.shape[1] - w + 1))
     cv2.scaleAdd(bank[y : y + h, x : x + w, :c], sigma, image, dst=image)

@@ -44,6 +44,14 @@ def test_same_seed_same_scene_and_another_seed_another():
     assert a.image.shape != other.image.shape or not np.array_equal(a.image, other.image)
 
 
+def test_a_seed_draws_the_same_scene_whatever_was_drawn_before_it():
+    """Noise comes from a field of fixed content; a larger picture drawn between must not move its window."""
+    first = stress_scene(3, size=(1280, 960)).image
+    stress_scene(4, size=(1920, 1080))
+    stress_scene(5, size=(640, 480))
+    assert np.array_equal(stress_scene(3, size=(1280, 960)).image, first)
+
+
 def test_four_whole_dice_in_the_frame_with_boxes_around_their_top_faces(scenes):
     for s in scenes:
         h, w = s.image.shape[:2]
