@@ -29,9 +29,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the same seed writes the same set")
     p.add_argument(
         "--style",
-        choices=(*STYLE_CHOICES, "stress"),
+        choices=(*STYLE_CHOICES, "stress", "stress-wooden"),
         default="mixed",
-        help="die colours (default: mixed); stress: the hard set (camera, light, tables, clutter all vary)",
+        help="die colours (default: mixed); stress: the hard set (camera, light, tables, clutter all vary);"
+        " stress-wooden: the same with pipped dice of grained wood",
     )
     p.add_argument(
         "--faces",
@@ -52,8 +53,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--n must be at least 1, --dice 1 to 12, and --size at least 160x120")
     if args.style == "piecepack" and args.faces not in (None, "piecepack"):
         raise UsageError("--style piecepack draws real piecepack dice, whose faces are 0 to 5: use --faces piecepack")
+    if args.style == "stress-wooden" and args.faces == "piecepack":
+        raise UsageError("--style stress-wooden draws pipped dice of wood: use --faces d6 or any")
     args.out.mkdir(parents=True, exist_ok=True)
-    if args.style == "stress":
+    if args.style.startswith("stress"):
         return _run_stress(args, size)
     labels, truth = [], {}
     for i in tqdm(range(args.n), desc="rendering", unit="picture", disable=None, file=sys.stderr):
@@ -103,7 +106,12 @@ def _run_stress(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
     for i in tqdm(range(args.n), desc="rendering stress scenes", unit="picture", disable=None, file=sys.stderr):
         try:
             scene = stress_scene(
-                args.seed * 1_000_003 + i, count=args.dice, size=size, piecepack=args.faces == "piecepack", faces=faces
+                args.seed * 1_000_003 + i,
+                count=args.dice,
+                size=size,
+                piecepack=args.faces == "piecepack",
+                faces=faces,
+                wooden=args.style == "stress-wooden",
             )
         except RuntimeError as exc:
             raise UsageError(f"{exc}; use fewer --dice or a larger --size") from None

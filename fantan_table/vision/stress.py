@@ -8,6 +8,7 @@ their pips) of dice away from the centre; light from any direction with a colour
 gloss spots and vignetting; felt, wood, mats, cloth and patterned tables; coins, tile edges, a cup
 rim, cables, paper and fingers; lens, motion and focus blur, sensor noise and JPEG. Dice lie
 touching or apart at any angle, and a die cut in half by the frame's edge may lie beside them.
+On request the dice are of wood, the grain drawn on every face.
 
 The truth is exact because it is computed, not measured: each die's value, its top face's corners,
 centre and rotated box, and its axis-aligned box in the frame. ``training_crops`` cuts labelled
@@ -48,6 +49,16 @@ BODIES: Final[dict[str, Colour]] = {
     "crowns": PIECEPACK_SUITS["crowns"],
     "arms": PIECEPACK_SUITS["arms"],
 }
+WOODS: Final[dict[str, Colour]] = {
+    "beech": (110, 170, 215),
+    "oak": (95, 150, 190),
+    "walnut": (70, 115, 165),
+}
+"""Wooden dice's bodies (``stress_scene(wooden=True)``): the colour of the wood, its grain drawn on top."""
+GRAIN_DEPTH: Final = (0.04, 0.12)
+"""How much the grain's stripes are lighter and darker than the wood's own colour (a share of it)."""
+GRAIN_STRIPES: Final = (4.0, 12.0)
+"""Stripes of grain across a face; each face is cut across the grain at its own angle."""
 PIP_COLOURS: Final[dict[str, Colour]] = {
     "black": (25, 25, 25),
     "white": (245, 245, 245),
@@ -148,11 +159,13 @@ def stress_scene(
     size: tuple[int, int] | None = None,
     piecepack: bool = False,
     faces: tuple[int, ...] | None = None,
+    wooden: bool = False,
 ) -> StressScene:
     """Draw ``count`` dice (plus perhaps a die cut by the edge) from ``seed``; the same seed gives the same scene.
 
     Pipped dice are d6 (1-6) or d6 with a blank (0-5); ``faces`` limits the values shown on top.
-    ``piecepack`` draws piecepack dice (blank, suit-symbol ace, numerals 2-5) instead.
+    ``piecepack`` draws piecepack dice (blank, suit-symbol ace, numerals 2-5) instead. ``wooden`` draws pipped
+    dice of wood (``WOODS``), the grain on every face: a look none of the learned networks was taught.
     """
     if not 1 <= count <= 12:
         raise ValueError(f"a stress scene has 1 to 12 dice (got {count})")
@@ -164,7 +177,7 @@ def stress_scene(
     light = _Light.random(rng)
     table_kind = TABLES[int(rng.integers(len(TABLES)))]
     image, table_colour = _table(rng, table_kind, width, height)
-    dice = _place(rng, camera, count, piecepack, faces, table_colour)
+    dice = _place(rng, camera, count, piecepack, faces, table_colour, wooden)
     touching = any(d.touching for d in dice)
     for die in dice:
         _shadow(rng, image, camera, light, die)
@@ -294,6 +307,8 @@ class _Die:
     cut: bool
     side_px: float = 0.0
     gloss: bool = False
+    grain: bool = False
+    """Wood: the grain is drawn on every face."""
 
     def face_corners(self, face: int) -> np.ndarray:
         """Face ``face``'s corners in the world, in canvas order (0,0), (1,0), (1,1), (0,1)."""
@@ -358,6 +373,7 @@ def _new_die(
     piecepack_suit: str | None,
     faces: tuple[int, ...] | None,
     table_colour: np.ndarray,
+    wooden: bool = False,
 ) -> _Die:
     if piecepack_suit is not None:
         sides_of = (0, 1, 2, 3, 4, 5)
@@ -367,9 +383,10 @@ def _new_die(
     else:
         sides_of = (1, 2, 3, 4, 5, 6) if rng.random() < 0.6 else (0, 1, 2, 3, 4, 5)
         kind = "pips"
+        bodies = WOODS if wooden else BODIES
         for _ in range(100):
-            body_name = list(BODIES)[int(rng.integers(len(BODIES)))]
-            body = np.array(BODIES[body_name], float) * rng.uniform(0.88, 1.1)
+            body_name = list(bodies)[int(rng.integers(len(bodies)))]
+            body = np.array(bodies[body_name], float) * rng.uniform(0.88, 1.1)
             if _lab_distances(body, [table_colour])[0] >= MIN_BODY_CONTRAST:
                 break
         contrast = _lab_distances(body, [np.array(c, float) for c in PIP_COLOURS.values()])
@@ -404,6 +421,7 @@ def _new_die(
         float(rng.uniform(0, 2 * math.pi)),
         False,
         False,
+        grain=wooden,
     )
 
 
@@ -414,6 +432,7 @@ def _place(
     piecepack: bool,
     faces: tuple[int, ...] | None,
     table_colour: np.ndarray,
+    wooden: bool,
 ) -> list[_Die]:
     """Lay the dice where a lifted cup leaves them, none overlapping, all wholly in the frame; maybe one more cut."""
     suits = [list(PIECEPACK_SUITS)[k] for k in rng.permutation(len(PIECEPACK_SUITS))]
@@ -422,7 +441,7 @@ def _place(
     cluster = size / 2 + rng.uniform(-0.15, 0.15, 2) * size
     dice: list[_Die] = []
     for i in range(count):
-        die = _new_die(rng, suits[i % len(suits)] if piecepack else None, faces, table_colour)
+        die = _new_die(rng, suits[i % len(suits)] if piecepack else None, faces, table_colour, wooden)
         for attempt in range(300):
             spread = 0.3 + 0.5 * attempt / 300  # widen the search when the cup's spot is crowded
             if touching and dice and attempt < 150:
@@ -447,15 +466,20 @@ def _place(
         die.side_px = _mean_side(camera.project(die.face_corners(0)))
         dice.append(die)
     if rng.random() < 0.15:
-        _add_cut_die(rng, camera, dice, faces, table_colour)
+        _add_cut_die(rng, camera, dice, faces, table_colour, wooden)
     return dice
 
 
 def _add_cut_die(
-    rng: np.random.Generator, camera: _Camera, dice: list[_Die], faces: tuple[int, ...] | None, table_colour: np.ndarray
+    rng: np.random.Generator,
+    camera: _Camera,
+    dice: list[_Die],
+    faces: tuple[int, ...] | None,
+    table_colour: np.ndarray,
+    wooden: bool,
 ) -> None:
     """A die more than half outside the frame: drawn, labelled as cut, not counted."""
-    die = _new_die(rng, None, faces, table_colour)
+    die = _new_die(rng, None, faces, table_colour, wooden)
     die.cut = True
     edge = int(rng.integers(4))
     for _ in range(50):
@@ -690,6 +714,8 @@ def _face_canvas(rng: np.random.Generator, die: _Die, face: int, n: int, lit: fl
     shade = lit * (1 - 0.3 * rim) * (1 + rng.normal(0, 0.03) * (np.arange(n, dtype=np.float32) / n - 0.5))[None, :]
     colour = np.empty((n, n, 3), np.float32)
     colour[:] = die.body_colour.astype(np.float32)
+    if die.grain:
+        colour *= grain(rng, n)[..., None]
     marks = _marks(die, value, n, rng)
     colour = colour * (1 - marks[..., None]) + die.mark_colour.astype(np.float32) * marks[..., None]
     if die.drilled and die.kind == "pips":
@@ -707,6 +733,18 @@ def _face_canvas(rng: np.random.Generator, die: _Die, face: int, n: int, lit: fl
         colour += (255 - colour) * spot[..., None]
     cover *= np.maximum(marks, _opacity(die))
     return colour, cover
+
+
+def grain(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Wood's grain on an ``n`` x ``n`` face: a factor about 1 (``GRAIN_DEPTH``), in wavering stripes across it at
+    a random angle (``GRAIN_STRIPES``), with a little fine speckle."""
+    v, u = np.mgrid[0:n, 0:n].astype(np.float32) / n
+    angle = rng.uniform(0, math.pi)
+    across = u * math.cos(angle) + v * math.sin(angle)
+    waver = cv2.GaussianBlur(rng.normal(0, 1, (n, n)).astype(np.float32), (0, 0), max(1.0, n / 8)) * 6
+    stripes = np.sin(2 * math.pi * (across * rng.uniform(*GRAIN_STRIPES) + waver))
+    speckle = cv2.GaussianBlur(rng.normal(0, 0.05, (n, n)).astype(np.float32), (0, 0), 0.7)
+    return np.asarray((1 + rng.uniform(*GRAIN_DEPTH) * stripes) * (1 + speckle), np.float32)
 
 
 def _marks(die: _Die, value: int, n: int, rng: np.random.Generator) -> np.ndarray:

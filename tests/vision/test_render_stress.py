@@ -16,12 +16,15 @@ from fantan_table.vision.stress import (
     BODIES,
     DIE_PX,
     DISTRACTORS,
+    GRAIN_DEPTH,
     MEASURING_SEEDS,
     NOT_A_FACE,
     PIP_SHARE,
     TABLES,
     TILT_DEG,
+    WOODS,
     StressScene,
+    grain,
     stress_scene,
     training_crops,
 )
@@ -148,6 +151,51 @@ def test_faces_limits_the_values_on_top():
     assert all(stress_scene(seed, faces=(0,)).values == (0, 0, 0, 0) for seed in range(3))
 
 
+def test_wooden_dice_are_pipped_dice_of_wood_and_their_labels_are_what_was_drawn():
+    scenes = [stress_scene(seed, wooden=True) for seed in range(700_100, 700_130)]
+    assert {d.body for s in scenes for d in s.dice} <= set(WOODS)
+    assert all(d.kind == "pips" for s in scenes for d in s.dice)
+    clear = [
+        (s, d)
+        for s in scenes
+        if not s.blur.startswith(("motion", "defocus"))
+        for d in s.counted
+        if d.side_px > 50 and not d.gloss
+    ]
+    assert len(clear) >= 15
+    wrong = [(s.seed, d.value, _pips_seen(s, d)) for s, d in clear if _pips_seen(s, d) != d.value]
+    assert not wrong, f"(seed, label, counted): {wrong}"
+
+
+def test_wood_grain_is_stripes_about_the_woods_own_colour():
+    for seed in range(20):
+        factor = grain(np.random.default_rng(seed), 96)
+        assert factor.shape == (96, 96) and factor.dtype == np.float32
+        assert abs(float(factor.mean()) - 1) < 0.03
+        spread = float(np.percentile(factor, 95) - np.percentile(factor, 5))
+        assert GRAIN_DEPTH[0] < spread < 2 * GRAIN_DEPTH[1] + 0.1  # the stripes, and a little speckle
+
+
+def test_wooden_dice_look_grained_where_plain_ones_do_not():
+    """The same seed with and without wood: the top face's body varies more on wood."""
+
+    def body_spread(scene: StressScene) -> float:
+        die = max(scene.counted, key=lambda d: d.side_px)
+        px = 64
+        square = np.array([(0, 0), (px, 0), (px, px), (0, px)], np.float32)
+        face = cv2.warpPerspective(
+            scene.image, cv2.getPerspectiveTransform(np.array(die.top, np.float32), square), (px, px)
+        )
+        light = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)[8:-8, 8:-8, 0].astype(float)
+        body = light[np.abs(light - np.median(light)) < 25]  # the pips apart
+        return float(np.std(body))
+
+    seeds = range(700_200, 700_230)
+    wooden = np.median([body_spread(stress_scene(seed, wooden=True)) for seed in seeds])
+    plain = np.median([body_spread(stress_scene(seed)) for seed in seeds])
+    assert wooden > 1.3 * plain
+
+
 @pytest.mark.parametrize("count", [0, 13])
 def test_impossible_dice_counts_are_refused(count):
     with pytest.raises(ValueError, match="1 to 12"):
@@ -179,6 +227,16 @@ def test_cli_writes_a_stress_set_with_labels_and_boxes(tmp_path):
     again = tmp_path / "again"
     main(["render", "--style", "stress", "--out", str(again), "--n", "3", "--seed", "4"])
     assert (again / "boxes.json").read_text() == (tmp_path / "boxes.json").read_text()
+
+
+def test_cli_writes_a_set_of_wooden_dice_and_refuses_wooden_piecepack(tmp_path, capsys):
+    assert main(["render", "--style", "stress-wooden", "--out", str(tmp_path), "--n", "2", "--seed", "4"]) == 0
+    truth = json.loads((tmp_path / "truth.json").read_text())
+    assert {d["body"] for scene in truth.values() for d in scene["dice"]} <= set(WOODS)
+    code = main(
+        ["render", "--style", "stress-wooden", "--faces", "piecepack", "--out", str(tmp_path / "p"), "--n", "1"]
+    )
+    assert code != 0 and "pipped dice of wood" in capsys.readouterr().err
 
 
 def test_contact_sheet_for_a_person_to_look_at(scenes):
