@@ -767,3 +767,54 @@ def test_only_a_roll_the_network_read_with_no_count_looks_for_missed_dice(monkey
     ok, _ = _missed_setup(monkeypatch, 0.45, (150.0, 100.0), 4, 1.0)
     monkeypatch.setattr(reader, "_read_roll", lambda *args: ok)
     assert read_dice(np.zeros((200, 400, 3), np.uint8), profile, expect).status is status
+
+
+def test_dice_only_the_outlines_see_do_not_join_a_roll_of_no_given_count(monkeypatch):
+    """Wooden dice DEV (stress 650113, before the renderer's noise was fixed): the network found 4 dice and could not
+    read them all; the outlines took a checked cloth's squares for plain dice and read 98, ok."""
+    learned = reader.Reading(Status.UNSURE, (_die(5, 10.0), _die(None, 40.0)), "die at (40, 10): unreadable")
+    outlined = reader.Reading(Status.OK, (_die(5, 10.0), _die(4, 40.0), _die(0, 70.0)))
+    monkeypatch.setattr(reader, "_found_by_network", lambda frame, expect: "network")
+    monkeypatch.setattr(reader, "_found_by_shapes", lambda image, frame, profile, expect: "outlines")
+    monkeypatch.setattr(
+        reader, "_reading", lambda frame, origin, found, profile, expect: learned if found == "network" else outlined
+    )
+    frame = np.zeros((100, 100, 3), np.uint8)
+    unsure = read_dice(frame, Profile(), None)
+    assert unsure.status is Status.UNSURE and unsure.dice == outlined.dice
+    assert unsure.message == "their outlines read 3 dice, the network finds 2: say how many"
+    assert read_dice(frame, Profile(), 3) == outlined  # a count given checks the reading itself
+
+
+@pytest.mark.parametrize(
+    ("apart", "near"),
+    [(0.7, True), (reader.APART - 0.01, True), (reader.APART + 0.01, False), (1.0, False), (3.0, False)],
+)
+def test_two_dice_nearer_than_a_side_are_no_two_dice(apart, near):
+    """Dice do not overlap. Wooden dice DEV (stress 650020): a side face boxed 0.7 sides from its die's top face was
+    read as a 1, and the roll, a 6 missing, ok."""
+    dice = [_die(2, 10.0), _die(4, 10.0 + 20.0 * apart), _die(3, 100.0)]
+    doubt = reader._too_near(dice)
+    assert (doubt is not None) == near
+    if near:
+        where = f"(10, 10) and ({10 + 20 * apart:.0f}, 10)"
+        assert doubt == f"dice at {where} lie {apart:.2f} of a side apart: a side face boxed as a die?"
+
+
+@pytest.mark.parametrize(
+    ("profile", "expect", "status"),
+    [
+        (Profile(), 3, Status.UNSURE),
+        (Profile(), None, Status.UNSURE),
+        (Profile(finder=SHAPES), 3, Status.UNSURE),  # the outlines can box a side face too
+        (Profile(side_faces=True), 3, Status.OK),  # there a die's box holds its side faces: touching boxes come near
+    ],
+)
+def test_a_roll_with_two_dice_too_near_is_unsure_whichever_finder_read_it(monkeypatch, profile, expect, status):
+    near = reader.Reading(Status.OK, (_die(2, 10.0), _die(1, 24.0), _die(3, 100.0)))
+    monkeypatch.setattr(reader, "_read_roll", lambda *args: near)
+    monkeypatch.setattr(reader, "_unless_missed", lambda frame, origin, reading, profile: reading)
+    reading = read_dice(np.zeros((100, 200, 3), np.uint8), profile, expect)
+    assert reading.status is status and reading.dice == near.dice
+    if status is Status.UNSURE:
+        assert "a side face boxed as a die?" in reading.message
