@@ -8,6 +8,7 @@ are not dice (a coin, the edge of a tile).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -163,7 +164,15 @@ def _surface(rng: np.random.Generator, surface: Surface, width: int, height: int
 
 NOISE_BANKS_KEPT = 2
 """Noise fields kept between pictures: one for each size of frame drawn in turn (the stress set draws two)."""
-_NOISE_BANKS: dict[tuple[int, int, int], np.ndarray] = {}
+NOISE_FIELD_SEED = 20091
+"""The noise field's own seed: its content is fixed; a picture's seed picks the window it takes."""
+
+
+@functools.lru_cache(maxsize=NOISE_BANKS_KEPT)  # thread-safe: the simulated camera draws on the owner's thread
+def _noise_field(shape: tuple[int, int, int]) -> np.ndarray:
+    field = np.random.default_rng(NOISE_FIELD_SEED).standard_normal(shape, dtype=np.float32)
+    field.flags.writeable = False
+    return field
 
 
 def add_noise(rng: np.random.Generator, image: np.ndarray, sigma: float) -> None:
@@ -172,12 +181,7 @@ def add_noise(rng: np.random.Generator, image: np.ndarray, sigma: float) -> None
     The field's size follows from the picture's alone, so a seed draws the same picture whatever was drawn
     before it (a field grown for a larger picture once shifted every later picture's noise)."""
     h, w, c = image.shape
-    bank_shape = (max(h, 960) + 256, max(w, 1280) + 256, 3)
-    bank = _NOISE_BANKS.get(bank_shape)
-    if bank is None:
-        while len(_NOISE_BANKS) >= NOISE_BANKS_KEPT:
-            del _NOISE_BANKS[next(iter(_NOISE_BANKS))]
-        bank = _NOISE_BANKS[bank_shape] = np.random.default_rng(20091).standard_normal(bank_shape, dtype=np.float32)
+    bank = _noise_field((max(h, 960) + 256, max(w, 1280) + 256, 3))
     y = int(rng.integers(bank.shape[0] - h + 1))
     x = int(rng.integers(bank.shape[1] - w + 1))
     cv2.scaleAdd(bank[y : y + h, x : x + w, :c], sigma, image, dst=image)

@@ -59,6 +59,11 @@ GRAIN_DEPTH: Final = (0.04, 0.12)
 """How much the grain's stripes are lighter and darker than the wood's own colour (a share of it)."""
 GRAIN_STRIPES: Final = (4.0, 12.0)
 """Stripes of grain across a face; each face is cut across the grain at its own angle."""
+GRAIN_WAVER: Final = 6.0
+"""How far the stripes waver: a smooth random field (blurred over an eighth of the face, so a few bends across it)
+times this, in stripes; it moves a stripe by about a seventh of its width."""
+GRAIN_SPECKLE: Final = 0.05
+"""The wood's pores: fine speckle (blurred over about a pixel) of this share of its colour."""
 PIP_COLOURS: Final[dict[str, Colour]] = {
     "black": (25, 25, 25),
     "white": (245, 245, 245),
@@ -169,6 +174,8 @@ def stress_scene(
     """
     if not 1 <= count <= 12:
         raise ValueError(f"a stress scene has 1 to 12 dice (got {count})")
+    if piecepack and wooden:
+        raise ValueError("wooden dice are pipped dice: piecepack dice are not drawn of wood")
     rng = np.random.default_rng([seed, 16])
     width, height = size or FRAME_SIZES[0 if rng.random() < 0.5 else int(rng.integers(len(FRAME_SIZES)))]
     if width < 160 or height < 120:
@@ -741,9 +748,9 @@ def grain(rng: np.random.Generator, n: int) -> np.ndarray:
     v, u = np.mgrid[0:n, 0:n].astype(np.float32) / n
     angle = rng.uniform(0, math.pi)
     across = u * math.cos(angle) + v * math.sin(angle)
-    waver = cv2.GaussianBlur(rng.normal(0, 1, (n, n)).astype(np.float32), (0, 0), max(1.0, n / 8)) * 6
-    stripes = np.sin(2 * math.pi * (across * rng.uniform(*GRAIN_STRIPES) + waver))
-    speckle = cv2.GaussianBlur(rng.normal(0, 0.05, (n, n)).astype(np.float32), (0, 0), 0.7)
+    bends = cv2.GaussianBlur(rng.normal(0, 1, (n, n)).astype(np.float32), (0, 0), max(1.0, n / 8))
+    stripes = np.sin(2 * math.pi * (across * rng.uniform(*GRAIN_STRIPES) + GRAIN_WAVER * bends))
+    speckle = cv2.GaussianBlur(rng.normal(0, GRAIN_SPECKLE, (n, n)).astype(np.float32), (0, 0), 0.7)
     return np.asarray((1 + rng.uniform(*GRAIN_DEPTH) * stripes) * (1 + speckle), np.float32)
 
 

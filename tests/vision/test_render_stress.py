@@ -229,6 +229,11 @@ def test_cli_writes_a_stress_set_with_labels_and_boxes(tmp_path):
     assert (again / "boxes.json").read_text() == (tmp_path / "boxes.json").read_text()
 
 
+def test_piecepack_dice_are_not_drawn_of_wood():
+    with pytest.raises(ValueError, match="pipped"):
+        stress_scene(1, piecepack=True, wooden=True)
+
+
 def test_cli_writes_a_set_of_wooden_dice_and_refuses_wooden_piecepack(tmp_path, capsys):
     assert main(["render", "--style", "stress-wooden", "--out", str(tmp_path), "--n", "2", "--seed", "4"]) == 0
     truth = json.loads((tmp_path / "truth.json").read_text())
