@@ -818,3 +818,39 @@ def test_a_roll_with_two_dice_too_near_is_unsure_whichever_finder_read_it(monkey
     assert reading.status is status and reading.dice == near.dice
     if status is Status.UNSURE:
         assert "a side face boxed as a die?" in reading.message
+
+
+def test_no_count_the_outlines_reading_must_hold_the_network_dice_not_only_as_many(monkeypatch):
+    """The network's dice at 10, 40 and 70 (the one at 70 unread), the outlines' at 10, 40 and a cloth's square at
+    120: as many dice, but not the same ones; the outlines' reading would pay a roll nobody threw. Where the network
+    read its dice itself, their places are its word and the outlines only count."""
+    learned = reader.Reading(
+        Status.UNSURE, (_die(5, 10.0), _die(3, 40.0), _die(None, 70.0)), "die at (70, 10): unreadable"
+    )
+    outlined = reader.Reading(Status.OK, (_die(5, 10.0), _die(3, 40.0), _die(0, 120.0)))
+    readings = {"network": learned, "outlines": outlined}
+    monkeypatch.setattr(reader, "_found_by_network", lambda frame, expect: "network")
+    monkeypatch.setattr(reader, "_found_by_shapes", lambda image, frame, profile, expect: "outlines")
+    monkeypatch.setattr(reader, "_reading", lambda frame, origin, found, profile, expect: readings[found])
+    monkeypatch.setattr(reader, "_unless_missed", lambda frame, origin, reading, profile: reading)
+    frame = np.zeros((100, 200, 3), np.uint8)
+    unsure = read_dice(frame, Profile(), None)
+    assert unsure.status is Status.UNSURE and unsure.dice == outlined.dice
+    assert unsure.message == "their outlines read 3 dice, the network finds 3 elsewhere: say how many"
+    readings["outlines"] = reader.Reading(Status.OK, (_die(5, 12.0), _die(3, 38.0), _die(2, 71.0)))
+    assert read_dice(frame, Profile(), None) == readings["outlines"]  # the same dice, a little off: they stand
+    readings["network"] = reader.Reading(Status.OK, (_die(5, 10.0), _die(3, 40.0), _die(2, 70.0)))
+    readings["outlines"] = outlined
+    assert read_dice(frame, Profile(), None) == readings["network"]
+
+
+def test_a_weak_peak_near_a_die_read_inside_a_region_of_interest_is_that_die(monkeypatch):
+    """The reading's dice lie in frame pixels, the network's peaks in the region's: compared in the region's."""
+    ok, asked = _missed_setup(monkeypatch, 0.45, (85.0, 100.0), 4, 1.0)
+    shifted = tuple(
+        reader.DieReading(d.value, (d.center[0] + 100, d.center[1]), reader._shift(d.box, (100, 0)), 1.0)
+        for d in ok.dice
+    )
+    reading = reader.Reading(Status.OK, shifted)
+    assert reader._unless_missed(np.zeros((200, 400, 3), np.uint8), (100, 0), reading, Profile()) is reading
+    assert not asked
