@@ -854,3 +854,33 @@ def test_a_weak_peak_near_a_die_read_inside_a_region_of_interest_is_that_die(mon
     reading = reader.Reading(Status.OK, shifted)
     assert reader._unless_missed(np.zeros((200, 400, 3), np.uint8), (100, 0), reading, Profile()) is reading
     assert not asked
+
+
+def _sized(value: int, x: float, side: float) -> reader.DieReading:
+    return reader.DieReading(value, (x, 50.0), ((x, 50.0), (side, side), 0.0), 1.0)
+
+
+@pytest.mark.parametrize(
+    ("sides", "odd"),
+    [
+        ([40, 40, 40, 24], True),  # 0.6 of the others: a box on part of a die (wooden dice DEV, stress 650197)
+        ([40, 40, 40, 40 * reader.SAME_SIZE - 0.5], True),
+        ([40, 40, 40, 40 * reader.SAME_SIZE + 0.5], False),
+        ([40, 44, 36, 32], False),  # a slanted camera's nearer dice look larger
+        ([40, 20], False),  # two dice: which is the odd one?
+    ],
+)
+def test_a_die_far_smaller_than_the_others_of_its_roll_is_doubted(sides, odd):
+    dice = [_sized(v, 100.0 * v, side) for v, side in enumerate(sides, 1)]
+    doubt = reader._odd_size(dice)
+    assert (doubt is not None) == odd
+    if odd:
+        assert doubt.startswith(f"die at ({100 * len(sides)}, 50) is ") and doubt.endswith("part of a die?")
+
+
+@pytest.mark.parametrize(("profile", "status"), [(Profile(), Status.UNSURE), (Profile(side_faces=True), Status.OK)])
+def test_a_roll_with_a_die_far_smaller_than_the_others_is_unsure(monkeypatch, profile, status):
+    roll = reader.Reading(Status.OK, tuple(_sized(v, 100.0 * v, side) for v, side in enumerate([40, 40, 40, 24], 1)))
+    monkeypatch.setattr(reader, "_read_roll", lambda *args: roll)
+    reading = read_dice(np.zeros((100, 500, 3), np.uint8), profile, 4)
+    assert reading.status is status and reading.dice == roll.dice
