@@ -545,6 +545,13 @@ def _die(value: int | None, x: float, problem: str | None = None) -> reader.DieR
     )
 
 
+def _two_finders(monkeypatch, readings: dict[str, reader.Reading]) -> None:
+    """The network's reading and the outlines' are ``readings["network"]`` and ``readings["outlines"]``."""
+    monkeypatch.setattr(reader, "_found_by_network", lambda frame, expect: "network")
+    monkeypatch.setattr(reader, "_found_by_shapes", lambda image, frame, profile, expect: "outlines")
+    monkeypatch.setattr(reader, "_reading", lambda frame, origin, found, profile, expect: readings[found])
+
+
 def test_dice_the_network_found_do_not_vanish_from_a_roll_of_no_given_count(monkeypatch):
     """byler DEV photo IMG_20191209_100039: the network found six dice and could not read two; the outlines found
     and read the other four. With no count given, four read ok would have paid a roll of six."""
@@ -553,11 +560,7 @@ def test_dice_the_network_found_do_not_vanish_from_a_roll_of_no_given_count(monk
         Status.UNSURE, (_die(5, 10.0), _die(None, 40.0), _die(3, 70.0)), "die at (40, 10): unreadable"
     )
     outlined = reader.Reading(Status.OK, (_die(5, 10.0), _die(3, 70.0)))
-    monkeypatch.setattr(reader, "_found_by_network", lambda frame, expect: "network")
-    monkeypatch.setattr(reader, "_found_by_shapes", lambda image, frame, profile, expect: "outlines")
-    monkeypatch.setattr(
-        reader, "_reading", lambda frame, origin, found, profile, expect: learned if found == "network" else outlined
-    )
+    _two_finders(monkeypatch, {"network": learned, "outlines": outlined})
     frame = np.zeros((100, 100, 3), np.uint8)
     unsure = read_dice(frame, Profile(), None)
     assert unsure.status is Status.UNSURE and "the network finds 3" in unsure.message
@@ -774,11 +777,7 @@ def test_dice_only_the_outlines_see_do_not_join_a_roll_of_no_given_count(monkeyp
     read them all; the outlines took a checked cloth's squares for plain dice and read 98, ok."""
     learned = reader.Reading(Status.UNSURE, (_die(5, 10.0), _die(None, 40.0)), "die at (40, 10): unreadable")
     outlined = reader.Reading(Status.OK, (_die(5, 10.0), _die(4, 40.0), _die(0, 70.0)))
-    monkeypatch.setattr(reader, "_found_by_network", lambda frame, expect: "network")
-    monkeypatch.setattr(reader, "_found_by_shapes", lambda image, frame, profile, expect: "outlines")
-    monkeypatch.setattr(
-        reader, "_reading", lambda frame, origin, found, profile, expect: learned if found == "network" else outlined
-    )
+    _two_finders(monkeypatch, {"network": learned, "outlines": outlined})
     frame = np.zeros((100, 100, 3), np.uint8)
     unsure = read_dice(frame, Profile(), None)
     assert unsure.status is Status.UNSURE and unsure.dice == outlined.dice
@@ -829,9 +828,7 @@ def test_no_count_the_outlines_reading_must_hold_the_network_dice_not_only_as_ma
     )
     outlined = reader.Reading(Status.OK, (_die(5, 10.0), _die(3, 40.0), _die(0, 120.0)))
     readings = {"network": learned, "outlines": outlined}
-    monkeypatch.setattr(reader, "_found_by_network", lambda frame, expect: "network")
-    monkeypatch.setattr(reader, "_found_by_shapes", lambda image, frame, profile, expect: "outlines")
-    monkeypatch.setattr(reader, "_reading", lambda frame, origin, found, profile, expect: readings[found])
+    _two_finders(monkeypatch, readings)
     monkeypatch.setattr(reader, "_unless_missed", lambda frame, origin, reading, profile: reading)
     frame = np.zeros((100, 200, 3), np.uint8)
     unsure = read_dice(frame, Profile(), None)
