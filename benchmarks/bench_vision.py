@@ -71,15 +71,15 @@ def _synthetic():
         yield f"synthetic {i}", scene.values, scene.image
 
 
-def _stress():
-    for i in range(STRESS_SCENES):
-        scene = stress_scene(STRESS_SEEDS + i)
-        yield f"stress {STRESS_SEEDS + i}", scene.values, scene.image
+def _stress(scenes: int, wooden: bool = False):
+    for seed in range(STRESS_SEEDS, STRESS_SEEDS + scenes):
+        scene = stress_scene(seed, wooden=wooden)
+        yield f"{'wooden' if wooden else 'stress'} {seed}", scene.values, scene.image
 
 
 def _stress_rows() -> list[Row]:
     """Unseen synthetic scenes of the hard renderer, built-in profile: the issue's generalisation targets."""
-    got = _measure(_stress(), {"ours": _ours(expect=4), "baseline": _baseline(expect=4)}, "stress scenes")
+    got = _measure(_stress(STRESS_SCENES), {"ours": _ours(expect=4), "baseline": _baseline(expect=4)}, "stress scenes")
     o, b = got["ours"], got["baseline"]
     n = f"stress {o.scenes} x 4 dice (unseen)"
     return [
@@ -90,12 +90,6 @@ def _stress_rows() -> list[Row]:
     ]
 
 
-def _wooden():
-    for i in range(WOODEN_SCENES):
-        scene = stress_scene(STRESS_SEEDS + i, wooden=True)
-        yield f"wooden {STRESS_SEEDS + i}", scene.values, scene.image
-
-
 def _wooden_rows() -> list[Row]:
     """Dice of a look nobody trained or tuned on, with the count and without: is "ok" still right?"""
     readers = {
@@ -104,7 +98,7 @@ def _wooden_rows() -> list[Row]:
         "ours, no count": _ours(),
         "baseline, no count": _baseline(),
     }
-    got = _measure(_wooden(), readers, "wooden dice")
+    got = _measure(_stress(WOODEN_SCENES, wooden=True), readers, "wooden dice")
     o, b, on, bn = (got[name] for name in readers)
     n = f"wooden dice {o.scenes} x 4 (an unseen look)"
     return [

@@ -380,7 +380,7 @@ def _new_die(
     piecepack_suit: str | None,
     faces: tuple[int, ...] | None,
     table_colour: np.ndarray,
-    wooden: bool = False,
+    wooden: bool,
 ) -> _Die:
     if piecepack_suit is not None:
         sides_of = (0, 1, 2, 3, 4, 5)

@@ -539,9 +539,9 @@ def test_a_blank_stands_only_where_the_classifier_too_sees_a_blank_first():
     assert value is None and "sees 6" in problem
 
 
-def _die(value: int | None, x: float, problem: str | None = None) -> reader.DieReading:
+def _die(value: int | None, x: float, problem: str | None = None, side: float = 20.0) -> reader.DieReading:
     return reader.DieReading(
-        value, (x, 10.0), ((x, 10.0), (20.0, 20.0), 0.0), 1.0 if value is not None else 0.0, problem
+        value, (x, 10.0), ((x, 10.0), (side, side), 0.0), 1.0 if value is not None else 0.0, problem
     )
 
 
@@ -853,10 +853,6 @@ def test_a_weak_peak_near_a_die_read_inside_a_region_of_interest_is_that_die(mon
     assert not asked
 
 
-def _sized(value: int, x: float, side: float) -> reader.DieReading:
-    return reader.DieReading(value, (x, 50.0), ((x, 50.0), (side, side), 0.0), 1.0)
-
-
 @pytest.mark.parametrize(
     ("sides", "odd"),
     [
@@ -868,16 +864,16 @@ def _sized(value: int, x: float, side: float) -> reader.DieReading:
     ],
 )
 def test_a_die_far_smaller_than_the_others_of_its_roll_is_doubted(sides, odd):
-    dice = [_sized(v, 100.0 * v, side) for v, side in enumerate(sides, 1)]
+    dice = [_die(v, 100.0 * v, side=side) for v, side in enumerate(sides, 1)]
     doubt = reader._odd_size(dice)
     assert (doubt is not None) == odd
     if odd:
-        assert doubt.startswith(f"die at ({100 * len(sides)}, 50) is ") and doubt.endswith("part of a die?")
+        assert doubt.startswith(f"die at ({100 * len(sides)}, 10) is ") and doubt.endswith("part of a die?")
 
 
 @pytest.mark.parametrize(("profile", "status"), [(Profile(), Status.UNSURE), (Profile(side_faces=True), Status.OK)])
 def test_a_roll_with_a_die_far_smaller_than_the_others_is_unsure(monkeypatch, profile, status):
-    roll = reader.Reading(Status.OK, tuple(_sized(v, 100.0 * v, side) for v, side in enumerate([40, 40, 40, 24], 1)))
+    roll = reader.Reading(Status.OK, tuple(_die(v, 100.0 * v, side=s) for v, s in enumerate([40, 40, 40, 24], 1)))
     monkeypatch.setattr(reader, "_read_roll", lambda *args: roll)
     reading = read_dice(np.zeros((100, 500, 3), np.uint8), profile, 4)
     assert reading.status is status and reading.dice == roll.dice

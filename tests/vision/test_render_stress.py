@@ -74,14 +74,18 @@ def test_four_whole_dice_in_the_frame_with_boxes_around_their_top_faces(scenes):
                 assert cv2.contourArea(rect) < 1.5 * cv2.contourArea(top.astype(np.float32))
 
 
+def _top_face(scene: StressScene, die, px: int) -> np.ndarray:
+    """The die's top face cut out exactly along its drawn corners, as a px x px square."""
+    square = np.array([(0, 0), (px, 0), (px, px), (0, px)], np.float32)
+    return cv2.warpPerspective(
+        scene.image, cv2.getPerspectiveTransform(np.array(die.top, np.float32), square), (px, px)
+    )
+
+
 def _pips_seen(scene: StressScene, die) -> int:
     """Count the marks on a die's top face, cut out exactly along its drawn corners: an independent look."""
     px = 96
-    square = np.array([(0, 0), (px, 0), (px, px), (0, px)], np.float32)
-    face = cv2.warpPerspective(
-        scene.image, cv2.getPerspectiveTransform(np.array(die.top, np.float32), square), (px, px)
-    )
-    lab = cv2.cvtColor(face, cv2.COLOR_BGR2Lab).astype(np.float32)
+    lab = cv2.cvtColor(_top_face(scene, die, px), cv2.COLOR_BGR2Lab).astype(np.float32)
     inner = lab[10:-10, 10:-10]
     body = np.median(inner.reshape(-1, 3), axis=0)
     far = (np.linalg.norm(inner - body, axis=2) > 30).astype(np.uint8)
@@ -180,12 +184,7 @@ def test_wooden_dice_look_grained_where_plain_ones_do_not():
     """The same seed with and without wood: the top face's body varies more on wood."""
 
     def body_spread(scene: StressScene) -> float:
-        die = max(scene.counted, key=lambda d: d.side_px)
-        px = 64
-        square = np.array([(0, 0), (px, 0), (px, px), (0, px)], np.float32)
-        face = cv2.warpPerspective(
-            scene.image, cv2.getPerspectiveTransform(np.array(die.top, np.float32), square), (px, px)
-        )
+        face = _top_face(scene, max(scene.counted, key=lambda d: d.side_px), 64)
         light = cv2.cvtColor(face, cv2.COLOR_BGR2Lab)[8:-8, 8:-8, 0].astype(float)
         body = light[np.abs(light - np.median(light)) < 25]  # the pips apart
         return float(np.std(body))
