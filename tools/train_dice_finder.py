@@ -6,7 +6,8 @@
 
 The finder looks at a whole frame shrunk to ``finder_data.INPUT_W`` x ``INPUT_H`` and marks where each die's top
 face lies: a heat map peaking at each centre, and at each centre the die's side and its turn. It is taught on
-stress scenes and everyday-renderer scenes from seeds above ``finder_data.FINDER_SEEDS`` (exact top faces), on
+stress scenes and everyday-renderer scenes from seeds above ``finder_data.FINDER_SEEDS`` (exact top faces; with
+``data --wooden N``, N stress scenes of wooden dice from ``WOODEN_FINDER_SEEDS`` too), on
 byler's first 120 photos and on dice-photos/train (centres only). byler's photos 121-150 and stress seeds
 600000-600499 are the DEV data its threshold is chosen on; the measuring data of ``make bench`` is never read.
 Each batch is augmented again: mirror images, quarter turns of square pictures, colour, brightness and noise.
@@ -31,9 +32,11 @@ from fantan_table.vision.finder import BUILTIN_PATH, INPUT_H, INPUT_W, OUTPUTS, 
 from fantan_table.vision.finder_data import (
     CENTRE_ONLY,
     FINDER_SEEDS,
+    WOODEN_FINDER_SEEDS,
     FinderExample,
     photo_example,
     synthetic_examples,
+    wooden_examples,
 )
 from fantan_table.vision.stress import stress_scene
 from fantan_table.vision.train import labelled_boxes
@@ -65,10 +68,10 @@ def _save_shard(path: Path, examples: list[FinderExample]) -> None:
     path.with_suffix(".partial.npz").replace(path)
 
 
-def _synthetic_shard(args: tuple[Path, int]) -> str:
-    path, first = args
+def _synthetic_shard(args: tuple[Path, int, bool]) -> str:
+    path, first, wooden = args
     if not path.exists():
-        _save_shard(path, list(synthetic_examples(first, SHARD)))
+        _save_shard(path, list((wooden_examples if wooden else synthetic_examples)(first, SHARD)))
     return path.name
 
 
@@ -94,9 +97,13 @@ def _photo_examples(data: Path) -> list[FinderExample]:
     return out
 
 
-def make_data(data: Path, cache: Path, scenes: int, workers: int) -> None:
+def make_data(data: Path, cache: Path, scenes: int, wooden: int, workers: int) -> None:
     cache.mkdir(parents=True, exist_ok=True)
-    jobs = [(cache / f"synthetic-{i:04d}.npz", FINDER_SEEDS + i * SHARD) for i in range(math.ceil(scenes / SHARD))]
+    jobs = [
+        (cache / f"{kind}-{i:04d}.npz", first + i * SHARD, kind == "wooden")
+        for kind, first, count in (("synthetic", FINDER_SEEDS, scenes), ("wooden", WOODEN_FINDER_SEEDS, wooden))
+        for i in range(math.ceil(count / SHARD))
+    ]
     started = time.time()
     with ProcessPoolExecutor(workers) as pool:
         for done, name in enumerate(pool.map(_synthetic_shard, jobs), start=1):
@@ -361,6 +368,7 @@ def main() -> int:
     make.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     make.add_argument("--cache", type=Path, required=True)
     make.add_argument("--scenes", type=int, default=14000)
+    make.add_argument("--wooden", type=int, default=0, help="stress scenes of wooden dice besides --scenes")
     make.add_argument("--workers", type=int, default=2)
     learn = sub.add_parser("train", help="train on the cached examples, export, and report on DEV data")
     learn.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
@@ -371,7 +379,7 @@ def main() -> int:
     learn.add_argument("--dev-stress", type=int, default=300)
     args = parser.parse_args()
     if args.command == "data":
-        make_data(args.data, args.cache, args.scenes, args.workers)
+        make_data(args.data, args.cache, args.scenes, args.wooden, args.workers)
         return 0
     images, dice = load_data(args.cache)
     print(f"{len(images)} pictures, {sum(map(len, dice))} dice", file=sys.stderr)

@@ -5,9 +5,10 @@
         --seed 3 --train-seed 4 --finder-scenes 12000 --epochs 24
 
 Examples come from ``fantan_table.vision.cnn_data.training_examples`` (render.py and stress scenes, byler's first
-120 photos, dice-photos/train, every picture recoloured and roughened), and each batch is augmented again on the
-crop: quarter turns and mirror images (a face's value has no up and no handedness), a small turn, scale and
-shift, blur, noise and contrast. The exported network is checked to give the same scores in OpenCV as in
+120 photos, dice-photos/train, every picture recoloured and roughened) and from stress scenes cut out at the
+learned finder's boxes (``--finder-scenes``; ``--wooden-scenes`` more of them with dice of wood). Each batch is
+augmented again on the crop: quarter turns and mirror images (a face's value has no up and no handedness), a small
+turn, scale and shift, blur, noise and contrast. The exported network is checked to give the same scores in OpenCV as in
 PyTorch, its temperature is fitted on the first half of the DEV data (``cnn_data``), and it is saved at ``--out``
 with its JSON (each built-in network's JSON names the command that made it). Everything random comes from
 ``--seed`` and ``--train-seed``. ``tools/faces_dev_report.py`` then compares the networks on the DEV data.
@@ -64,6 +65,9 @@ CLASS_BALANCE = 0.5
 (table, part of a die, two dice) outnumber the faces: on render.py DEV it took 7.7 % of them for faces."""
 FINDER_SCENES = 6000
 """Stress scenes cut out at the learned finder's boxes, the boxes the reader classifies (about 25,000 crops)."""
+WOODEN_SCENES = 0
+"""Stress scenes of wooden dice cut out at the finder's boxes: none by default, so that the networks built
+without them are made again by their recipe."""
 EPOCHS = 16
 """Passes over the examples (about 40 s each on two idle cores): 8 left "not a face" and stress dice worse."""
 BATCH = 256
@@ -209,24 +213,36 @@ FINDER_CHUNK = 100
 """Stress scenes cut out at the finder's boxes per task of the worker pool."""
 
 
-def _finder_chunk(job: tuple[int, int, int]) -> list[tuple[np.ndarray, int | None]]:
-    seed, first, last = job
-    return [(e.crop, e.label) for e in finder_box_examples(seed, range(first, last), look=recolour)]
+def _finder_chunk(job: tuple[int, int, int, bool]) -> list[tuple[np.ndarray, int | None]]:
+    seed, first, last, wooden = job
+    return [(e.crop, e.label) for e in finder_box_examples(seed, range(first, last), look=recolour, wooden=wooden)]
+
+
+def stress_box_examples(seed: int, scenes: int, wooden: bool, workers: int) -> list[tuple[np.ndarray, int | None]]:
+    """Crops of ``scenes`` stress scenes (of wooden dice if ``wooden``) at the built-in finder's boxes, cut out
+    in ``workers`` processes."""
+    jobs = [(seed, first, min(scenes, first + FINDER_CHUNK), wooden) for first in range(0, scenes, FINDER_CHUNK)]
+    rows: list[tuple[np.ndarray, int | None]] = []
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for done, chunk in enumerate(pool.imap(_finder_chunk, jobs), 1):
+            rows += chunk
+            kind = "wooden" if wooden else "stress"
+            print(f"finder boxes: {done * FINDER_CHUNK}/{scenes} {kind} scenes, {len(rows)} crops", file=sys.stderr)
+    return rows
+
+
+def as_arrays(rows: list[tuple[np.ndarray, int | None]]) -> dict[str, np.ndarray]:
+    return {"crops": np.stack([c for c, _ in rows]), "labels": class_indices([label for _, label in rows])}
 
 
 def finder_examples(seed: int, scenes: int, data: Path, variants: int, workers: int) -> dict[str, np.ndarray]:
     """Crops at the built-in finder's boxes: ``scenes`` stress scenes (in ``workers`` processes) and byler's
     first 120 photos x ``variants``, every picture recoloured and roughened."""
-    jobs = [(seed, first, min(scenes, first + FINDER_CHUNK)) for first in range(0, scenes, FINDER_CHUNK)]
-    rows: list[tuple[np.ndarray, int | None]] = []
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        for done, chunk in enumerate(pool.imap(_finder_chunk, jobs), 1):
-            rows += chunk
-            print(f"finder boxes: {done * FINDER_CHUNK}/{scenes} stress scenes, {len(rows)} crops", file=sys.stderr)
+    rows = stress_box_examples(seed, scenes, False, workers)
     byler = data / "dice-photos-byler" / "train"
     names = byler_names(byler)[:BYLER_FIT_PHOTOS]
     rows += [(e.crop, e.label) for e in finder_photo_examples(seed, byler, names, variants, look=recolour)]
-    return {"crops": np.stack([c for c, _ in rows]), "labels": class_indices([label for _, label in rows])}
+    return as_arrays(rows)
 
 
 def cached(path: Path | None, make: Callable[[], dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -254,6 +270,9 @@ def main() -> int:
     parser.add_argument(
         "--finder-scenes", type=int, default=FINDER_SCENES, help="stress scenes cut out at the finder's boxes"
     )
+    parser.add_argument(
+        "--wooden-scenes", type=int, default=WOODEN_SCENES, help="stress scenes of wooden dice, at the finder's boxes"
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes cutting out crops at the finder's boxes")
     parser.add_argument("--epochs", type=int, default=EPOCHS)
     parser.add_argument("--threads", type=int, default=2, help="PyTorch's threads")
@@ -275,7 +294,15 @@ def main() -> int:
         args.cache / f"finder-s{args.seed}-n{args.finder_scenes}-v{args.variants}.npz" if args.cache else None,
         lambda: finder_examples(args.seed, args.finder_scenes, args.data, args.variants, args.workers),
     )
-    training = {key: np.concatenate([training[key], found[key]]) for key in ("crops", "labels")}
+    parts = [training, found]
+    if args.wooden_scenes:
+        parts.append(
+            cached(
+                args.cache / f"finder-wooden-s{args.seed}-n{args.wooden_scenes}.npz" if args.cache else None,
+                lambda: as_arrays(stress_box_examples(args.seed, args.wooden_scenes, True, args.workers)),
+            )
+        )
+    training = {key: np.concatenate([part[key] for part in parts]) for key in ("crops", "labels")}
     print("cutting out the DEV crops", file=sys.stderr)
     dev = dev_from_arrays(
         cached(args.cache / "dev.npz" if args.cache else None, lambda: dev_arrays(dev_sets(args.data)))
@@ -294,10 +321,10 @@ def main() -> int:
     model = model.with_info(
         trained=datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
         seed=f"{args.seed}, network {train_seed}",
-        data=describe(args.data, args.scenes, args.variants, args.finder_scenes),
+        data=describe(args.data, args.scenes, args.variants, args.finder_scenes, args.wooden_scenes),
         recipe=(
             f"tools/train_faces_cnn.py --seed {args.seed} --train-seed {train_seed} --scenes {args.scenes} "
-            f"--variants {args.variants} --finder-scenes {args.finder_scenes} "
+            f"--variants {args.variants} --finder-scenes {args.finder_scenes} --wooden-scenes {args.wooden_scenes} "
             f"--epochs {args.epochs}; torch {torch.__version__}"
         ),
         examples=counts,

@@ -49,6 +49,9 @@ DEV_STRESS_SEEDS: Final = range(1_700_000_000, 1_700_000_300)
 FINDER_BOX_SEEDS: Final = STRESS_SEEDS + CROP_SCENE_SEEDS // 2
 """Stress scenes cut out at the finder's boxes come from seeds above this (2.5 x 10^9): above the other stress
 crops' seeds (2 x 10^9), below the finder's own (3 x 10^9), far from every DEV and measuring seed."""
+WOODEN_BOX_SEEDS: Final = FINDER_BOX_SEEDS + CROP_SCENE_SEEDS // 4
+"""Wooden dice cut out at the finder's boxes: from 2.75 x 10^9, above the other finder-box scenes (fewer than
+250 million of them) and below the finder's own."""
 MATCHED: Final = 0.35
 """A found box is a labelled die's when their centres lie within this share of the die's side: the finder's
 centre errs by well under a tenth of a side, and two dice's centres lie at least a side apart."""
@@ -129,30 +132,34 @@ def found_boxes(picture: np.ndarray) -> list[RotatedBox]:
     return [d.box for d in builtin_finder().find(picture) if wholly_inside(d.box, picture.shape)]
 
 
-def finder_stress_scene(scene_seed: int) -> tuple[np.ndarray, list[tuple[RotatedBox, int]], list[RotatedBox]]:
-    """A stress scene for crops at the finder's boxes: its picture, counted dice and cut dice."""
+def finder_stress_scene(
+    scene_seed: int, wooden: bool = False
+) -> tuple[np.ndarray, list[tuple[RotatedBox, int]], list[RotatedBox]]:
+    """A stress scene (of wooden dice if ``wooden``) for crops at the finder's boxes: its picture, counted dice
+    and cut dice."""
     rng = np.random.default_rng([scene_seed, 0xB0E5])
     count = 4 if rng.random() < FOUR_DICE_SHARE else int(rng.integers(1, MOST_DICE + 1))
-    scene = stress_scene(scene_seed, count=count)
+    scene = stress_scene(scene_seed, count=count, wooden=wooden)
     return scene.image, [(d.top_box, d.value) for d in scene.counted], [d.top_box for d in scene.dice if d.cut]
 
 
-def finder_box_examples(seed: int, scenes: range, look: Look | None = None) -> list[Example]:
-    """Crops of stress scenes at the boxes the learned finder draws on them, as the reader cuts its dice out:
-    a box on a die is labelled with its value, a box on no die is "not a face". ``scenes`` numbers them (each
-    scene's randomness is its own, so ranges may be cut in parallel)."""
+def finder_box_examples(seed: int, scenes: range, look: Look | None = None, wooden: bool = False) -> list[Example]:
+    """Crops of stress scenes (of wooden dice if ``wooden``) at the boxes the learned finder draws on them, as
+    the reader cuts its dice out: a box on a die is labelled with its value, a box on no die is "not a face".
+    ``scenes`` numbers them (each scene's randomness is its own, so ranges may be cut in parallel)."""
     out: list[Example] = []
+    first_seed, kind = (WOODEN_BOX_SEEDS, "wooden") if wooden else (FINDER_BOX_SEEDS, "stress")
     for i in scenes:
-        scene_seed = FINDER_BOX_SEEDS + seed * 100_003 + i
+        scene_seed = first_seed + seed * 100_003 + i
         rng = np.random.default_rng([seed, 0xB0E5, i])
         try:
-            image, dice, cut = finder_stress_scene(scene_seed)
+            image, dice, cut = finder_stress_scene(scene_seed, wooden)
         except (ValueError, RuntimeError):  # the dice did not fit: no scene
             continue
         typical = float(np.median([min(b[1]) for b, _ in dice])) if dice else 40.0
         picture = roughen(rng, image if look is None else look(rng, image), typical)
         for box, label in finder_labelled(found_boxes(picture), dice, cut):
-            out.append(Example(die_crop(picture, box), label, f"finder-stress-{scene_seed}"))
+            out.append(Example(die_crop(picture, box), label, f"finder-{kind}-{scene_seed}"))
     return out
 
 
@@ -176,11 +183,12 @@ def finder_photo_examples(
     return out
 
 
-def describe(data: Path, scenes: int, variants: int, finder_scenes: int = 0) -> str:
+def describe(data: Path, scenes: int, variants: int, finder_scenes: int = 0, wooden_scenes: int = 0) -> str:
     """What the training examples drew on, stored with the network."""
+    wooden = f", {wooden_scenes} of wooden dice (seeds from {WOODEN_BOX_SEEDS})" if wooden_scenes else ""
     at_finder_boxes = (
-        f"; {finder_scenes} stress scenes (seeds from {FINDER_BOX_SEEDS}) and byler's first {BYLER_FIT_PHOTOS} photos "
-        f"x{variants} at the learned finder's boxes"
+        f"; {finder_scenes} stress scenes (seeds from {FINDER_BOX_SEEDS}){wooden} and byler's first "
+        f"{BYLER_FIT_PHOTOS} photos x{variants} at the learned finder's boxes"
         if finder_scenes
         else ""
     )

@@ -23,6 +23,9 @@ from .stress import CROP_SCENE_SEEDS, stress_scene
 FINDER_SEEDS: Final = 3 * CROP_SCENE_SEEDS
 """Scenes the finder is trained on are drawn from seeds above this: far from the measuring seeds and from the
 seeds the faces classifier was trained on."""
+WOODEN_FINDER_SEEDS: Final = FINDER_SEEDS + CROP_SCENE_SEEDS // 4
+"""Scenes of wooden dice the finder is trained on: from 3.25 x 10^9, above the other scenes' (fewer than 250
+million of them)."""
 
 KNOWN_SIDE: Final = 1.0
 CENTRE_ONLY: Final = 0.0
@@ -43,13 +46,14 @@ def _turn(angle: float) -> float:
     return float(angle % 90.0)
 
 
-def stress_example(seed: int) -> FinderExample | None:
-    """A stress scene of 1 to 8 dice (4 most often, as a roll has) and its counted dice; ``None`` if the scene
-    could not be drawn."""
+def stress_example(seed: int, wooden: bool = False) -> FinderExample | None:
+    """A stress scene of 1 to 8 dice (4 most often, as a roll has; of wood if ``wooden``, else a fifth of them
+    piecepack dice) and its counted dice; ``None`` if the scene could not be drawn."""
     rng = np.random.default_rng([seed, 0xF1D])
     count = 4 if rng.random() < 0.5 else int(rng.integers(1, 9))
+    piecepack = bool(rng.random() < 0.2) and not wooden
     try:
-        scene = stress_scene(seed, count=count, piecepack=bool(rng.random() < 0.2))
+        scene = stress_scene(seed, count=count, piecepack=piecepack, wooden=wooden)
     except (ValueError, RuntimeError):
         return None
     image, scale = to_input(scene.image)
@@ -86,6 +90,14 @@ def photo_example(frame: np.ndarray, boxes: Sequence[tuple[float, float, float, 
     image, scale = to_input(frame)
     dice = [((x0 + x1) / 2 * scale, (y0 + y1) / 2 * scale, 0.0, 0.0, CENTRE_ONLY) for x0, y0, x1, y1 in boxes]
     return FinderExample(image, np.array(dice, np.float32).reshape(-1, 5), name)
+
+
+def wooden_examples(first_seed: int, count: int) -> Iterator[FinderExample]:
+    """``count`` stress scenes of wooden dice from consecutive seeds."""
+    for seed in range(first_seed, first_seed + count):
+        example = stress_example(seed, wooden=True)
+        if example is not None:
+            yield example
 
 
 def synthetic_examples(first_seed: int, count: int, render_share: float = 0.25) -> Iterator[FinderExample]:

@@ -14,8 +14,10 @@ from fantan_table.vision.cnn_data import (
     DEV_RENDER_SEEDS,
     DEV_STRESS_SEEDS,
     FINDER_BOX_SEEDS,
+    WOODEN_BOX_SEEDS,
     finder_box_examples,
     finder_labelled,
+    finder_stress_scene,
     recolour,
 )
 from fantan_table.vision.finder_data import FINDER_SEEDS
@@ -206,7 +208,7 @@ def test_dev_data_is_neither_trained_on_nor_measured_on():
     assert MEASURING_SEEDS[-1] < DEV_STRESS_SEEDS[0]
     assert DEV_RENDER_SEEDS[-1] < 777_000  # bench_classifier's fresh render.py seeds
     assert BYLER_FIT_PHOTOS < BYLER_TRAIN_PHOTOS  # 121-150 of the 150 that may be used
-    assert STRESS_SEEDS < FINDER_BOX_SEEDS < FINDER_SEEDS  # crops at the finder's boxes: a range of their own
+    assert STRESS_SEEDS < FINDER_BOX_SEEDS < WOODEN_BOX_SEEDS < FINDER_SEEDS  # crops at the finder's boxes
 
 
 def test_a_found_box_is_labelled_by_the_die_it_lies_on_and_a_box_on_no_die_is_not_a_face():
@@ -232,6 +234,16 @@ def test_crops_at_the_finders_boxes_are_seeded_and_hold_faces():
     later = [e for e in one if e.source != one[0].source]  # scenes are drawn alike whatever range they come in
     assert [e.label for e in later] == [e.label for e in two]
     assert all(np.array_equal(a.crop, b.crop) for a, b in zip(later, two, strict=True))
+
+
+def test_wooden_crops_come_from_their_own_scenes_of_wooden_dice():
+    plain = finder_box_examples(1, range(2))
+    wooden = finder_box_examples(1, range(2), wooden=True)
+    assert wooden and any(e.label is not None for e in wooden)
+    assert all(e.source.startswith("finder-wooden-") for e in wooden)
+    assert not {e.source.rsplit("-", 1)[1] for e in wooden} & {e.source.rsplit("-", 1)[1] for e in plain}
+    seed = int(wooden[0].source.rsplit("-", 1)[1])
+    assert not np.array_equal(finder_stress_scene(seed, wooden=True)[0], finder_stress_scene(seed)[0])
 
 
 def test_recolouring_is_seeded_and_keeps_the_picture_a_picture():
