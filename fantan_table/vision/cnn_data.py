@@ -52,6 +52,10 @@ crops' seeds (2 x 10^9), below the finder's own (3 x 10^9), far from every DEV a
 WOODEN_BOX_SEEDS: Final = FINDER_BOX_SEEDS + CROP_SCENE_SEEDS // 4
 """Wooden dice cut out at the finder's boxes: from 2.75 x 10^9, above the other finder-box scenes (fewer than
 250 million of them) and below the finder's own."""
+SCENES_PER_SEED: Final = 100_003
+"""Each ``--seed`` draws its finder-box scenes from its own stretch of seeds, this long."""
+WOODEN_LOOK: Final = 0x3D
+"""Tags a wooden scene's draws of recolouring and roughening."""
 MATCHED: Final = 0.35
 """A found box is a labelled die's when their centres lie within this share of the die's side: the finder's
 centre errs by well under a tenth of a side, and two dice's centres lie at least a side apart."""
@@ -147,11 +151,14 @@ def finder_box_examples(seed: int, scenes: range, look: Look | None = None, wood
     """Crops of stress scenes (of wooden dice if ``wooden``) at the boxes the learned finder draws on them, as
     the reader cuts its dice out: a box on a die is labelled with its value, a box on no die is "not a face".
     ``scenes`` numbers them (each scene's randomness is its own, so ranges may be cut in parallel)."""
+    if seed * SCENES_PER_SEED + scenes.stop > WOODEN_BOX_SEEDS - FINDER_BOX_SEEDS:
+        raise ValueError(f"seed {seed} with {scenes.stop} scenes reaches into the next range of scene seeds")
     out: list[Example] = []
     first_seed, kind = (WOODEN_BOX_SEEDS, "wooden") if wooden else (FINDER_BOX_SEEDS, "stress")
     for i in scenes:
-        scene_seed = first_seed + seed * 100_003 + i
-        rng = np.random.default_rng([seed, 0xB0E5, i])
+        scene_seed = first_seed + seed * SCENES_PER_SEED + i
+        # a wooden scene's recolouring and roughening are its own, not the same-numbered plain scene's
+        rng = np.random.default_rng([seed, 0xB0E5, i, *([WOODEN_LOOK] if wooden else [])])
         try:
             image, dice, cut = finder_stress_scene(scene_seed, wooden)
         except (ValueError, RuntimeError):  # the dice did not fit: no scene
@@ -189,7 +196,7 @@ def describe(data: Path, scenes: int, variants: int, finder_scenes: int = 0, woo
     at_finder_boxes = (
         f"; {finder_scenes} stress scenes (seeds from {FINDER_BOX_SEEDS}){wooden} and byler's first "
         f"{BYLER_FIT_PHOTOS} photos x{variants} at the learned finder's boxes"
-        if finder_scenes
+        if finder_scenes or wooden_scenes
         else ""
     )
     return (

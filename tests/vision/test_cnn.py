@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
+from fantan_table.vision import cnn_data
 from fantan_table.vision.classifier import CLASSES, NOT_A_FACE, FaceModelError, builtin_model, die_crop
 from fantan_table.vision.cnn import BUILTIN_PATHS, FORMAT_VERSION, CnnEnsemble, CnnFaceModel, sidecar_of
 from fantan_table.vision.cnn_data import (
@@ -14,6 +15,7 @@ from fantan_table.vision.cnn_data import (
     DEV_RENDER_SEEDS,
     DEV_STRESS_SEEDS,
     FINDER_BOX_SEEDS,
+    SCENES_PER_SEED,
     WOODEN_BOX_SEEDS,
     finder_box_examples,
     finder_labelled,
@@ -236,14 +238,21 @@ def test_crops_at_the_finders_boxes_are_seeded_and_hold_faces():
     assert all(np.array_equal(a.crop, b.crop) for a, b in zip(later, two, strict=True))
 
 
-def test_wooden_crops_come_from_their_own_scenes_of_wooden_dice():
+def test_wooden_crops_come_from_their_own_scenes_of_wooden_dice(monkeypatch):
+    asked = []
+    drawn = cnn_data.stress_scene
+    monkeypatch.setattr(cnn_data, "stress_scene", lambda *a, **k: asked.append(k.get("wooden")) or drawn(*a, **k))
     plain = finder_box_examples(1, range(2))
+    assert asked == [False, False]
     wooden = finder_box_examples(1, range(2), wooden=True)
+    assert asked == [False, False, True, True]
     assert wooden and any(e.label is not None for e in wooden)
     assert all(e.source.startswith("finder-wooden-") for e in wooden)
     assert not {e.source.rsplit("-", 1)[1] for e in wooden} & {e.source.rsplit("-", 1)[1] for e in plain}
     seed = int(wooden[0].source.rsplit("-", 1)[1])
     assert not np.array_equal(finder_stress_scene(seed, wooden=True)[0], finder_stress_scene(seed)[0])
+    with pytest.raises(ValueError, match="next range"):  # seeds that would run into the wooden scenes'
+        finder_box_examples((WOODEN_BOX_SEEDS - FINDER_BOX_SEEDS) // SCENES_PER_SEED + 1, range(1))
 
 
 def test_recolouring_is_seeded_and_keeps_the_picture_a_picture():

@@ -856,9 +856,13 @@ def test_no_count_an_outline_apart_from_every_die_the_network_read_is_a_die_it_m
     frame = np.zeros((100, 200, 3), np.uint8)
     unsure = read_dice(frame, Profile(), None)
     assert unsure.status is Status.UNSURE and "a die at (35, 10) where the network read none" in unsure.message
+    assert read_dice(frame, Profile(), 2) == learned  # with a count, the count checks the roll
     readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 55.0, side=70.0), _die(None, 120.0)))
     assert read_dice(frame, Profile(), None) == learned  # a blob 70 across, its centre 45 from the 5: near
-    assert read_dice(frame, Profile(), 2) == learned  # with a count, the count checks the roll
+    readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 55.0), _die(None, 120.0)))
+    assert read_dice(frame, Profile(), None).status is Status.UNSURE  # a die's outline 45 from the 5: apart
+    readings["network"] = reader.Reading(Status.OK, (_die(1, 190.0), _die(5, 100.0, side=70.0)))
+    assert read_dice(frame, Profile(), None) == readings["network"]  # the network's box 70 across: near
 
 
 def test_a_weak_peak_near_a_die_read_inside_a_region_of_interest_is_that_die(monkeypatch):
