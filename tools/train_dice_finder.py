@@ -124,11 +124,14 @@ def make_data(data: Path, cache: Path, scenes: int, wooden: int, workers: int) -
         _save_shard(photos, _photo_examples(data))
 
 
+def _shards(cache: Path) -> list[Path]:
+    """The cached files trained on: every finished shard (a ``.partial.npz`` is one cut short)."""
+    return [path for path in sorted(cache.glob("*.npz")) if not path.name.endswith(".partial.npz")]
+
+
 def load_data(cache: Path) -> tuple[np.ndarray, list[np.ndarray]]:
     images, dice = [], []
-    for path in sorted(cache.glob("*.npz")):
-        if path.name.endswith(".partial.npz"):
-            continue
+    for path in _shards(cache):
         with np.load(path) as shard:
             images.append(shard["images"])
             bounds = np.concatenate([[0], np.cumsum(shard["counts"])])
@@ -138,11 +141,7 @@ def load_data(cache: Path) -> tuple[np.ndarray, list[np.ndarray]]:
 
 def shard_kinds(cache: Path) -> str:
     """The cached files ``load_data`` trains on, by kind: "1 photos, 56 synthetic, 12 wooden"."""
-    kinds = Counter(
-        path.name.split("-")[0].removesuffix(".npz")
-        for path in sorted(cache.glob("*.npz"))
-        if not path.name.endswith(".partial.npz")
-    )
+    kinds = Counter(path.name.split("-")[0].removesuffix(".npz") for path in _shards(cache))
     return ", ".join(f"{n} {kind}" for kind, n in kinds.items())
 
 

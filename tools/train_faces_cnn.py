@@ -229,10 +229,10 @@ def stress_box_examples(seed: int, scenes: int, wooden: bool, workers: int) -> l
     in ``workers`` processes."""
     jobs = [(seed, first, min(scenes, first + FINDER_CHUNK), wooden) for first in range(0, scenes, FINDER_CHUNK)]
     rows: list[tuple[np.ndarray, int | None]] = []
+    kind = "wooden" if wooden else "stress"
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         for done, chunk in enumerate(pool.imap(_finder_chunk, jobs), 1):
             rows += chunk
-            kind = "wooden" if wooden else "stress"
             print(f"finder boxes: {done * FINDER_CHUNK}/{scenes} {kind} scenes, {len(rows)} crops", file=sys.stderr)
     return rows
 
