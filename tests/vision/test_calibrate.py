@@ -337,6 +337,38 @@ def test_a_change_refused_once_and_kept_in_a_later_round_is_not_reported_refused
     assert result.refused == []
 
 
+def test_a_measured_die_size_refused_once_is_kept_once_another_change_has_paid_for_its_cost(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As on dice-photos train (DEV): the table's die size costs one check picture its right reading and gains
+    less than that on the tuning pictures; body_colour 30 costs the same picture and gains more. Once body_colour
+    is kept, the size costs nothing more and is kept in the next round."""
+    from fantan_table.vision import calibrate as calibration
+
+    frame = np.zeros((8, 8, 3), np.uint8)
+    pictures = [Picture(f"roll_{i:02d}", frame, (1,)) for i in range(16)]
+    check_names = {p.name for p in split(split(pictures)[0])[1]}
+    monkeypatch.setattr(calibration, "SEARCH", {"body_colour": (30.0,)})
+    tried: list[tuple[bool, bool]] = []
+
+    def measure(profile: Profile, pictures, expect, give_up_below=None, mistakes=None) -> Report:
+        sized, coloured = profile.die_size == (0.05, 0.1), profile.body_colour == 30.0
+        if {p.name for p in pictures} <= check_names:
+            tried.append((sized, coloured))
+            exact, wrong = (5, 1) if sized or coloured else (6, 0)
+            return Report(scenes=10, dice=10, dice_right=exact, exact=exact, ok=exact + wrong, wrong_when_ok=wrong)
+        exact = 5 + 2 * sized + 15 * coloured
+        return Report(scenes=30, dice=30, dice_right=exact, exact=exact, ok=exact)
+
+    monkeypatch.setattr(calibration, "measure", measure)
+    monkeypatch.setattr(calibration, "die_sizes", lambda *_: (0.05, 0.1))
+    result = calibrate(pictures, Profile(), 1)
+    assert (True, False) in tried  # the size was tried first, alone, and refused
+    assert (result.profile.die_size, result.profile.body_colour) == ((0.05, 0.1), 30.0)
+    assert result.refused == []
+    assert result.train.exact == 22
+
+
 def test_the_check_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys) -> None:
     from fantan_table.vision import calibrate as calibration
 
