@@ -822,7 +822,7 @@ def test_a_roll_with_two_dice_too_near_is_unsure_whichever_finder_read_it(monkey
 def test_no_count_the_outlines_reading_must_hold_the_network_dice_not_only_as_many(monkeypatch):
     """The network's dice at 10, 40 and 70 (the one at 70 unread), the outlines' at 10, 40 and a cloth's square at
     120: as many dice, but not the same ones; the outlines' reading would pay a roll nobody threw. Where the network
-    read its dice itself, their places are its word and the outlines only count."""
+    read its dice itself, the outlines' dice need only lie near its own (a side face or shadow moves an outline)."""
     learned = reader.Reading(
         Status.UNSURE, (_die(5, 10.0), _die(3, 40.0), _die(None, 70.0)), "die at (70, 10): unreadable"
     )
@@ -837,8 +837,32 @@ def test_no_count_the_outlines_reading_must_hold_the_network_dice_not_only_as_ma
     readings["outlines"] = reader.Reading(Status.OK, (_die(5, 12.0), _die(3, 38.0), _die(2, 71.0)))
     assert read_dice(frame, Profile(), None) == readings["outlines"]  # the same dice, a little off: they stand
     readings["network"] = reader.Reading(Status.OK, (_die(5, 10.0), _die(3, 40.0), _die(2, 70.0)))
+    readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 8.0), _die(None, 45.0), _die(None, 79.0)))
+    assert read_dice(frame, Profile(), None) == readings["network"]  # each outline within a side of a die read
     readings["outlines"] = outlined
-    assert read_dice(frame, Profile(), None) == readings["network"]
+    unsure = read_dice(frame, Profile(), None)
+    assert unsure.status is Status.UNSURE and unsure.dice == readings["network"].dice
+    assert unsure.message == "their outlines see a die at (120, 10) where the network read none: say how many"
+
+
+def test_no_count_an_outline_apart_from_every_die_the_network_read_is_a_die_it_may_have_missed(monkeypatch):
+    """Wooden DEV 650484: four touching dice, the network found and read two; the outlines saw a die on one it
+    missed and one blob over the other three, two dice as well. A side from every die read, the first is no die of
+    the network's: the roll may hold more. An outline a large blob of touching dice spans is near enough."""
+    learned = reader.Reading(Status.OK, (_die(1, 120.0, side=20.0), _die(5, 100.0, side=20.0)))
+    readings = {"network": learned, "outlines": reader.Reading(Status.UNSURE, (_die(None, 35.0), _die(None, 95.0)))}
+    _two_finders(monkeypatch, readings)
+    monkeypatch.setattr(reader, "_unless_missed", lambda frame, origin, reading, profile: reading)
+    frame = np.zeros((100, 200, 3), np.uint8)
+    unsure = read_dice(frame, Profile(), None)
+    assert unsure.status is Status.UNSURE and "a die at (35, 10) where the network read none" in unsure.message
+    assert read_dice(frame, Profile(), 2) == learned  # with a count, the count checks the roll
+    readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 55.0, side=70.0), _die(None, 120.0)))
+    assert read_dice(frame, Profile(), None) == learned  # a blob 70 across, its centre 45 from the 5: near
+    readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 55.0), _die(None, 120.0)))
+    assert read_dice(frame, Profile(), None).status is Status.UNSURE  # a die's outline 45 from the 5: apart
+    readings["network"] = reader.Reading(Status.OK, (_die(1, 190.0), _die(5, 100.0, side=70.0)))
+    assert read_dice(frame, Profile(), None) == readings["network"]  # the network's box 70 across: near
 
 
 def test_a_weak_peak_near_a_die_read_inside_a_region_of_interest_is_that_die(monkeypatch):
