@@ -282,7 +282,7 @@ def _unless_outlined_elsewhere(learned: Reading, shapes: Reading) -> Reading:
     within ``SAME_DIE`` (as ``_same_places``), had turned 7 of 137 right DEV stress rolls (as drawn before the
     renderer's noise fix) unsure."""
     for outline in shapes.dice:
-        if not any(math.dist(outline.center, d.center) < max(*outline.box[1], *d.box[1]) for d in learned.dice):
+        if not any(_sides_apart(outline, d) < 1 for d in learned.dice):
             x, y = outline.center
             return Reading(
                 Status.UNSURE,
@@ -297,13 +297,19 @@ SAME_DIE = 0.5
 so two dice's centres lie a side or more apart."""
 
 
+def _sides_apart(a: DieReading, b: DieReading) -> float:
+    """How far apart two dice's centres lie, in sides of the larger box: dice do not overlap, so two dice lie
+    about a side or more apart, and less means one box is part of the other's die."""
+    return math.dist(a.center, b.center) / max(*a.box[1], *b.box[1])
+
+
 def _same_places(dice: Sequence[DieReading], others: Sequence[DieReading]) -> bool:
     """Whether two readings hold the same dice: as many, each within ``SAME_DIE`` of a side of one of the others."""
     if len(dice) != len(others):
         return False
     left = list(others)
     for die in dice:
-        near = [d for d in left if math.dist(d.center, die.center) < SAME_DIE * max(*die.box[1], *d.box[1])]
+        near = [d for d in left if _sides_apart(d, die) < SAME_DIE]
         if len(near) != 1:
             return False
         left.remove(near[0])
@@ -450,7 +456,7 @@ def _odd_size(dice: Sequence[DieReading]) -> str | None:
 def _too_near(dice: Sequence[DieReading]) -> str | None:
     """A doubt for the first two dice found nearer than ``APART`` sides: one may be the other's side face."""
     for a, b in combinations(dice, 2):
-        apart = math.dist(a.center, b.center) / max(*a.box[1], *b.box[1])
+        apart = _sides_apart(a, b)
         if apart < APART:
             where = f"({a.center[0]:.0f}, {a.center[1]:.0f}) and ({b.center[0]:.0f}, {b.center[1]:.0f})"
             return f"dice at {where} lie {apart:.2f} of a side apart: a side face boxed as a die?"
