@@ -282,16 +282,16 @@ def _search(
     sizes = die_sizes(profile, tune, expect)
     for round_ in range(1, SEARCH_ROUNDS + 1):
         # one parameter's best value can depend on another's: go round again while anything changes. The die size
-        # too: on dice-photos train (DEV, a quarter of it held aside in turn) the size cost a check picture its
-        # right reading in the first round and was refused, and the changes that need it (side faces) never
-        # gained; once another change had paid for that picture, the size cost nothing
-        before = profile
+        # too: on dice-photos train (DEV, a quarter of it held aside in turn) the size turned a check picture from
+        # unsure to sure and wrong in the first round and was refused, and the changes that need it (side faces)
+        # never gained; once another change had turned that picture wrong too, the size cost nothing
         if sizes is not None and sizes != profile.die_size:
             trial = replace(profile, die_size=sizes)
             report = _measured(trial, tune, expect)
             evaluations += 1
             if kept(trial, f"die_size: {profile.die_size} -> {sizes}", report, measured=True):
                 best, profile = report, trial
+        before = profile  # every value below is tried with this size: a new size alone needs no other round
         for name, candidates in search.items():
             progress(f"tuning {name}" + (f" (round {round_})" if round_ > 1 else ""))
             for value in candidates:

@@ -270,8 +270,13 @@ def _outnumbered(shapes: Reading, found: int) -> Reading:
     )
 
 
+ANOTHER_DIE = 1.0
+"""An outline at least this many sides (of the larger box) from every die the network read is another die, not one of
+theirs: dice do not overlap, so the centres of two dice lie a side or more apart."""
+
+
 def _unless_outlined_elsewhere(learned: Reading, shapes: Reading) -> Reading:
-    """The network's roll, unsure if one of its outlines' dice lies a side or more from every die it read.
+    """The network's roll, unsure if one of its outlines' dice lies ``ANOTHER_DIE`` or more from every die it read.
 
     Dice do not overlap: an outline that far from them all is another die (or something else), not one of theirs,
     even when the counts agree by chance. On wooden DEV dice (stress seeds 650000-650509, a look the network was
@@ -282,7 +287,7 @@ def _unless_outlined_elsewhere(learned: Reading, shapes: Reading) -> Reading:
     within ``SAME_DIE`` (as ``_same_places``), had turned 7 of 137 right DEV stress rolls (as drawn before the
     renderer's noise fix) unsure."""
     for outline in shapes.dice:
-        if not any(_sides_apart(outline, d) < 1 for d in learned.dice):
+        if not any(_sides_apart(outline, d) < ANOTHER_DIE for d in learned.dice):
             x, y = outline.center
             return Reading(
                 Status.UNSURE,
@@ -298,8 +303,7 @@ so two dice's centres lie a side or more apart."""
 
 
 def _sides_apart(a: DieReading, b: DieReading) -> float:
-    """How far apart two dice's centres lie, in sides of the larger box: dice do not overlap, so two dice lie
-    about a side or more apart, and less means one box is part of the other's die."""
+    """How far apart two dice's centres lie, in the longest side of their two boxes (neither box may be empty)."""
     return math.dist(a.center, b.center) / max(*a.box[1], *b.box[1])
 
 

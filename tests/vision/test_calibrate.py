@@ -306,8 +306,10 @@ def test_the_die_size_measured_from_the_rolls_is_kept_unless_it_loses_on_tuning_
 
     monkeypatch.setattr(calibration, "measure", measure)
     monkeypatch.setattr(calibration, "die_sizes", lambda *_: (0.05, 0.1))
-    result = calibrate(pictures, Profile(), 1)
+    said: list[str] = []
+    result = calibrate(pictures, Profile(), 1, said.append)
     assert result.profile.die_size == ((0.05, 0.1) if kept else Profile().die_size)
+    assert not [s for s in said if "round 2" in s]  # each value was tried with the size kept: no second round
     assert result.refused == ([] if kept else [f"die_size: {Profile().die_size} -> (0.05, 0.1)"])
 
 
@@ -340,9 +342,9 @@ def test_a_change_refused_once_and_kept_in_a_later_round_is_not_reported_refused
 def test_a_measured_die_size_refused_once_is_kept_once_another_change_has_paid_for_its_cost(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """As on dice-photos train (DEV): the table's die size costs one check picture its right reading and gains
-    less than that on the tuning pictures; body_colour 30 costs the same picture and gains more. Once body_colour
-    is kept, the size costs nothing more and is kept in the next round."""
+    """As on dice-photos train (DEV): the table's die size turns one check picture sure and wrong (11 points), more
+    than the 2 it gains on the tuning pictures; body_colour 30 turns the same picture wrong and gains 15. Once
+    body_colour is kept, the size costs nothing more and is kept in the next round, and the search stops."""
     from fantan_table.vision import calibrate as calibration
 
     frame = np.zeros((8, 8, 3), np.uint8)
@@ -363,7 +365,8 @@ def test_a_measured_die_size_refused_once_is_kept_once_another_change_has_paid_f
     monkeypatch.setattr(calibration, "measure", measure)
     monkeypatch.setattr(calibration, "die_sizes", lambda *_: (0.05, 0.1))
     result = calibrate(pictures, Profile(), 1)
-    assert (True, False) in tried  # the size was tried first, alone, and refused
+    # the start, the size alone (refused), body_colour (kept), the size again (kept); no third round
+    assert tried == [(False, False), (True, False), (False, True), (True, True)]
     assert (result.profile.die_size, result.profile.body_colour) == ((0.05, 0.1), 30.0)
     assert result.refused == []
     assert result.train.exact == 22
