@@ -185,11 +185,6 @@ def _read_roll(
             # side faces on: 8 of the 9 rolls read sure and wrong held too few dice; the network found more in 8)
             return _outnumbered(shapes, len(_found_by_network(frame, None)[0]))
         return shapes
-    return _unless_doubted_plain(_network_and_outlines(learned, shapes, expect), learned)
-
-
-def _network_and_outlines(learned: Reading, shapes: Reading, expect: int | None) -> Reading:
-    """The roll from the network's reading and its outlines', the network's unless it could not read the roll."""
     if learned.status is Status.OK:
         # no count to check it against: a blank die the network missed, or a plain coin it took for one, would
         # go unnoticed; the outlines must find as many dice, none of them apart from the network's
@@ -278,25 +273,6 @@ def _outnumbered(shapes: Reading, found: int) -> Reading:
 ANOTHER_DIE = 1.0
 """An outline at least this many sides (of the larger box) from every die the network read is another die, not one of
 theirs: dice do not overlap, so the centres of two dice lie a side or more apart."""
-
-
-def _unless_doubted_plain(reading: Reading, learned: Reading) -> Reading:
-    """``reading``, unsure if a die in it reads blank where the network found a box it doubted was a die.
-
-    A blank face is read from the absence of marks, which a patch of table shows as well (``BLANK_FOUND_SURE``):
-    where the network looked and doubted, its outlines' blank is no evidence either. On wooden DEV dice (stress
-    651510-652009, count 4) two squares of a checked cloth, boxed by the network at 0.55 and 0.58, were read blank
-    by the outlines, the roll sure, and the two real dice missed. On DEV (stress 600000-600499, render.py
-    100000-100299, wooden 650000-652009) this turned that roll unsure and 6 right ones with the count (render.py 1
-    of 280, stress 1 of 287, wooden 4 of 674), and 4 right ones with none (stress 1 of 133, wooden 3 of 208)."""
-    if reading.status is not Status.OK:
-        return reading
-    doubted = [d for d in learned.dice if d.problem == PLAIN_DOUBT]
-    for die in reading.dice:
-        if die.value == 0 and any(_sides_apart(die, d) < SAME_DIE for d in doubted):
-            x, y = die.center
-            return Reading(Status.UNSURE, reading.dice, f"die at ({x:.0f}, {y:.0f}): {PLAIN_DOUBT}")
-    return reading
 
 
 def _unless_outlined_elsewhere(learned: Reading, shapes: Reading) -> Reading:

@@ -598,10 +598,8 @@ UNREADABLE = "pips too blurred to count"
         ([_die(5, 10), _die(None, 40, UNREADABLE), _die(3, 70)], [_die(4, 41), _die(2, 70, UNREADABLE)], 3, [5, 4, 3]),
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(5, 10), _die(4, 41), _die(1, 70, UNREADABLE)], None, None),
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(5, 10), _die(4, 41)], None, [5, 4]),
-        # a value the network doubted is not taken either; nor a blank the outlines read where it doubted a plain
-        # face: a square of cloth reads blank too
-        ([_die(5, 10), _die(2, 40, reader.PLAIN_DOUBT)], [_die(4, 38)], 2, [5, 4]),
-        ([_die(5, 10), _die(None, 40, reader.PLAIN_DOUBT)], [_die(0, 38)], 2, None),
+        # a value the network doubted is not taken either
+        ([_die(5, 10), _die(2, 40, reader.PLAIN_DOUBT)], [_die(0, 38)], 2, [5, 0]),
         # the outlines read that die with a doubt, not at all, or as two: nothing to merge
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(4, 41, "not square")], 2, None),
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(5, 10)], 2, None),
@@ -864,34 +862,6 @@ def test_no_count_an_outline_apart_from_every_die_the_network_read_is_a_die_it_m
     assert read_dice(frame, Profile(), None).status is Status.UNSURE  # a die's outline 45 from the 5: apart
     readings["network"] = reader.Reading(Status.OK, (_die(1, 190.0), _die(5, 100.0, side=70.0)))
     assert read_dice(frame, Profile(), None) == readings["network"]  # the network's box 70 across: near
-
-
-def test_a_blank_read_by_the_outlines_where_the_network_doubted_a_plain_face_leaves_the_roll_unsure(monkeypatch):
-    """Wooden DEV 651960: the network boxed two squares of a checked cloth weakly and doubted them (a plain face:
-    a blank die, or table?); the outlines read them blank, and the roll of four was sure, its real dice missed.
-    With a count, the outlines' roll stands alone and the network's unread dice are filled from it: both must
-    keep the doubt. A blank where the network doubted nothing, or a face read there, stands."""
-    doubt = reader.PLAIN_DOUBT
-    learned = reader.Reading(
-        Status.UNSURE, (_die(6, 10.0), _die(None, 40.0, doubt), _die(5, 70.0), _die(None, 100.0, doubt)), doubt
-    )
-    outlined = reader.Reading(Status.OK, (_die(6, 10.0), _die(0, 42.0), _die(5, 70.0), _die(0, 100.0)))
-    readings = {"network": learned, "outlines": outlined}
-    _two_finders(monkeypatch, readings)
-    monkeypatch.setattr(reader, "_unless_missed", lambda frame, origin, reading, profile: reading)
-    frame = np.zeros((100, 200, 3), np.uint8)
-    for expect in (4, None):
-        unsure = read_dice(frame, Profile(), expect)
-        assert unsure.status is Status.UNSURE and unsure.dice == outlined.dice
-        assert unsure.message == f"die at (42, 10): {doubt}"
-    readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 10.0, "unreadable"),) + outlined.dice[1:])
-    merged = read_dice(frame, Profile(), 4)  # the network's 6 and 5, its doubted dice filled in from the outlines
-    assert merged.values == (6, 0, 5, 0) and merged.message == f"die at (42, 10): {doubt}"
-    readings["outlines"] = reader.Reading(Status.OK, (_die(6, 10.0), _die(2, 42.0), _die(5, 70.0), _die(1, 100.0)))
-    assert read_dice(frame, Profile(), 4) == readings["outlines"]  # faces with pips there: no plain face
-    readings["network"] = reader.Reading(Status.UNSURE, learned.dice[:3] + (_die(None, 100.0, "unreadable"),))
-    readings["outlines"] = reader.Reading(Status.OK, (_die(6, 10.0), _die(2, 42.0), _die(5, 70.0), _die(0, 100.0)))
-    assert read_dice(frame, Profile(), 4) == readings["outlines"]  # a blank where the network doubted no plain face
 
 
 def test_a_weak_peak_near_a_die_read_inside_a_region_of_interest_is_that_die(monkeypatch):
