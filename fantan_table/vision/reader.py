@@ -1079,15 +1079,24 @@ def _with_classifier(
     One pip is the weakest count (a gloss spot makes one): it needs the classifier ``ONE_MARK_SURE`` of it. Where
     the count could not read the die at all (pips too small or too blurred to count), a classifier at least
     ``CLASSIFIER_ALONE`` sure of a face with marks reads it alone, if ``alone`` (the box is the top face alone,
-    found surely); at least ``MARKS_AGREE_SURE`` sure where the count saw as many marks as that face's pips."""
+    found surely); at least ``MARKS_AGREE_SURE`` sure where the count saw as many marks as that face's pips.
+
+    Never alone a face with more pips than marks the count saw where they lie exactly as the pips of a face with
+    that many (``MarksSeen.whole_face``: pips that differ from the face in colour alone): the pips it needs
+    besides are not there. Wooden DEV 652001, four green pips on light grained wood, was a 6 to both built-in
+    networks at 0.999. Fewer pips than marks stay the classifier's to read: a side face's pip may add a mark.
+    With a count and without, on wooden DEV (stress seeds 650000-652009), stress 600000-600499, render.py
+    100000-100299, byler 121-150 and dice-photos train, it turned that one wrong roll unsure and no right one."""
     counted = read[0]
     best = CLASSES[int(np.argmax(probabilities))]
     if counted is None:
         p_best = float(probabilities[CLASSES.index(best)])
+        seen = read[2] if isinstance(read[2], MarksSeen) else None
         if alone and best is not None and best != 0 and p_best >= CLASSIFIER_ALONE:
+            if seen is not None and seen.whole_face and best > seen.marks:
+                return None, 0.0, f"{seen}; they lie as a {seen.marks}'s pips, the learned classifier sees {best}"
             return best, p_best, None  # the count could not tell; the classifier, sure, reads it alone
-        seen = read[2].marks if isinstance(read[2], MarksSeen) else None
-        if alone and seen is not None and seen == best and seen > 1 and p_best >= MARKS_AGREE_SURE:
+        if alone and seen is not None and seen.marks == best and seen.marks > 1 and p_best >= MARKS_AGREE_SURE:
             return best, p_best, None  # as many marks as the face has pips, though not in its pattern
         return read
     if counted == 0:
@@ -1129,14 +1138,18 @@ class MarksSeen(str):
     """A die's problem where the pip count saw ``marks`` pip-like marks but could not read them as a face."""
 
     marks: int
+    whole_face: bool
+    """Two or more marks that lie exactly as the pips of a face with that many do, in the die's box (one mark in the
+    middle may be a glint)."""
 
-    def __new__(cls, marks: int, what: str) -> MarksSeen:
+    def __new__(cls, marks: int, what: str, whole_face: bool = False) -> MarksSeen:
         problem = super().__new__(cls, f"{marks} {what}")
         problem.marks = marks
+        problem.whole_face = whole_face
         return problem
 
-    def __getnewargs__(self) -> tuple[int, str]:  # type: ignore[override]  # copied and pickled as made
-        return self.marks, self.partition(" ")[2]
+    def __getnewargs__(self) -> tuple[int, str, bool]:  # type: ignore[override]  # copied and pickled as made
+        return self.marks, self.partition(" ")[2], self.whole_face
 
 
 def count_pips(face: np.ndarray, profile: Profile) -> tuple[int | None, float, str | None]:
@@ -1188,7 +1201,12 @@ def _checked_by_marks(
             return counted  # positive evidence of a plain face: nothing on it stands out
         if len(found) == 1 and found[0].highlight and not _at_middle(found[0], profile):
             return counted  # a glint: one mark is a face only in the middle, and a printed one may be any colour
-        return None, 0.0, MarksSeen(len(found), "mark(s) on a face where no pips stand out by lightness: not plain")
+        whole = len(found) > 1 and _in_the_layout(found, profile)
+        return (
+            None,
+            0.0,
+            MarksSeen(len(found), "mark(s) on a face where no pips stand out by lightness: not plain", whole),
+        )
     if len(found) < value:
         return counted  # a pip hollowed by glare stands out less than its ring: no more marks than pips
     pips, rest = found[:value], found[value:]
@@ -1206,16 +1224,24 @@ def _checked_by_marks(
 
 def _at_middle(mark: Mark, profile: Profile) -> bool:
     """Where a one's pip would be."""
-    return pattern_error(1, np.array([[mark.u, mark.v]])) <= profile.pattern_tolerance
+    return _in_the_layout([mark], profile)
+
+
+def _in_the_layout(marks: Sequence[Mark], profile: Profile) -> bool:
+    """Whether the marks lie as a face with as many pips lays them out in its box (not shifted nor squeezed)."""
+    return pattern_error(len(marks), _places(marks)) <= profile.pattern_tolerance
 
 
 def _forms_a_face(marks: Sequence[Mark], profile: Profile) -> bool:
     """As the pip counter's pattern check: the face's layout in its box, or shifted and squeezed in it as a die
     seen at a slant shows it (then fitting twice as closely)."""
-    places = np.array([(m.u, m.v) for m in marks], dtype=float).reshape(-1, 2)
-    return pattern_error(len(marks), places) <= profile.pattern_tolerance or (
-        shifted_pattern_error(len(marks), places, *profile.top_face) <= 0.5 * profile.pattern_tolerance
+    return _in_the_layout(marks, profile) or (
+        shifted_pattern_error(len(marks), _places(marks), *profile.top_face) <= 0.5 * profile.pattern_tolerance
     )
+
+
+def _places(marks: Sequence[Mark]) -> np.ndarray:
+    return np.array([(m.u, m.v) for m in marks], dtype=float).reshape(-1, 2)
 
 
 def _pip_shaped(area: float, bw: int, bh: int, low: float, high: float) -> bool:

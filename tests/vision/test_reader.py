@@ -426,6 +426,64 @@ def test_as_many_marks_as_the_classifiers_face_has_pips_read_it_where_it_is_all_
     assert reader._with_classifier((None, 0.0, str(seen)), sure_four, 0.05, alone=True) == (None, 0.0, str(seen))
 
 
+def test_marks_laid_out_as_a_whole_face_refuse_the_classifier_alone_a_face_with_more_pips():
+    """Green pips on light wood differ from it in colour alone: four such marks lie as a 4's pips. The classifier,
+    sure of a 6 (the grain's stripes taken for its middle pips, wooden DEV 652001), may not read it alone: a 6's
+    middle pips are not there. Fewer pips than marks stay the classifier's to read (a side face's pip may add a
+    mark), and so do marks off a face's layout (faint pips missed)."""
+    words = "mark(s) on a face where no pips stand out by lightness: not plain"
+    whole = reader.MarksSeen(4, words, whole_face=True)
+    for copied in (pickle.loads(pickle.dumps(whole)), copy.deepcopy(whole)):
+        assert (copied, copied.marks, copied.whole_face) == (whole, 4, True)
+    read = (None, 0.0, whole)
+    sure_six = _probabilities(p6=reader.CLASSIFIER_ALONE, p4=1 - reader.CLASSIFIER_ALONE)
+    value, _, problem = reader._with_classifier(read, sure_six, 0.05, alone=True)
+    assert value is None and problem == f"4 {words}; they lie as a 4's pips, the learned classifier sees 6"
+    sure_three = _probabilities(p3=reader.CLASSIFIER_ALONE, p4=1 - reader.CLASSIFIER_ALONE)
+    assert reader._with_classifier(read, sure_three, 0.05, alone=True) == (3, reader.CLASSIFIER_ALONE, None)
+    sure_four = _probabilities(p4=reader.CLASSIFIER_ALONE, p6=1 - reader.CLASSIFIER_ALONE)
+    assert reader._with_classifier(read, sure_four, 0.05, alone=True) == (4, reader.CLASSIFIER_ALONE, None)
+    scattered = (None, 0.0, reader.MarksSeen(4, words))
+    assert reader._with_classifier(scattered, sure_six, 0.05, alone=True) == (6, reader.CLASSIFIER_ALONE, None)
+
+
+@pytest.mark.parametrize(
+    ("places", "whole"),
+    [
+        ([(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)], True),
+        ([(0.2, 0.5), (0.4, 0.5), (0.6, 0.5), (0.8, 0.5)], False),
+    ],
+)
+def test_the_count_says_whether_marks_by_colour_alone_lie_as_a_whole_face(places, whole):
+    """Pips as light as the body, told apart by colour alone, are marks, not counted pips: the count says how
+    many it saw and whether they lie as that many pips of a face do."""
+    from fantan_table.vision.pips import PIP_RADIUS
+
+    def lab_to_bgr(lightness: int, a: int, b: int) -> list[int]:
+        return cv2.cvtColor(np.uint8([[[lightness, a, b]]]), cv2.COLOR_Lab2BGR)[0, 0].tolist()
+
+    px = reader.FACE_PX
+    face = np.full((px, px, 3), lab_to_bgr(170, 140, 160), np.uint8)  # light wood
+    for u, v in places:
+        pip = (round(u * px), round(v * px))
+        cv2.circle(face, pip, round(PIP_RADIUS * px), lab_to_bgr(170, 90, 160), -1, cv2.LINE_AA)  # green, as light
+    value, _, problem = count_pips(face, Profile())
+    assert value is None and isinstance(problem, reader.MarksSeen)
+    assert (problem.marks, problem.whole_face) == (4, whole)
+
+
+def test_a_clear_four_on_grained_wood_is_not_read_as_a_six():
+    """Wooden DEV 652001: four green pips on light, grained wood. Both built-in networks are 0.999 sure of a 6;
+    the four marks lie as a 4's pips, so that die, and the roll, may be unsure but never a 6."""
+    from fantan_table.vision.stress import stress_scene
+
+    scene = stress_scene(652001, wooden=True)
+    reading = read_dice(scene.image, None, 4)
+    assert sorted(scene.values) == [2, 2, 2, 4]
+    assert reading.status is not Status.OK or sorted(reading.values) == [2, 2, 2, 4]
+    assert 6 not in reading.values
+
+
 def test_one_mark_never_reads_a_one_by_agreeing_with_the_classifier():
     """A gloss spot off the middle of a blank is one pip-like mark; a DEV stress blank was read as 1 so."""
     read = (None, 0.0, reader.MarksSeen(1, "pips that do not form a face's pattern"))
