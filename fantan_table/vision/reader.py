@@ -1086,7 +1086,7 @@ def _with_classifier(
     besides are not there. Wooden DEV 652001, four green pips on light grained wood, was a 6 to both built-in
     networks at 0.999. Fewer pips than marks stay the classifier's to read: a side face's pip may add a mark.
     With a count and without, on wooden DEV (stress seeds 650000-652009), stress 600000-600499, render.py
-    100000-100299, byler 121-150 and dice-photos train, it turned that one wrong roll unsure and no right one."""
+    100000-100299, byler 121-150 and dice-photos train, it turned that one wrong roll unsure and lost no right one."""
     counted = read[0]
     best = CLASSES[int(np.argmax(probabilities))]
     if counted is None:
@@ -1094,7 +1094,7 @@ def _with_classifier(
         seen = read[2] if isinstance(read[2], MarksSeen) else None
         if alone and best is not None and best != 0 and p_best >= CLASSIFIER_ALONE:
             if seen is not None and seen.whole_face and best > seen.marks:
-                return None, 0.0, f"{seen}; they lie as a {seen.marks}'s pips, the learned classifier sees {best}"
+                return None, 0.0, f"{seen}; they lie as a {seen.marks}'s pips, but the learned classifier sees {best}"
             return best, p_best, None  # the count could not tell; the classifier, sure, reads it alone
         if alone and seen is not None and seen.marks == best and seen.marks > 1 and p_best >= MARKS_AGREE_SURE:
             return best, p_best, None  # as many marks as the face has pips, though not in its pattern
@@ -1139,8 +1139,8 @@ class MarksSeen(str):
 
     marks: int
     whole_face: bool
-    """Two or more marks that lie exactly as the pips of a face with that many do, in the die's box (one mark in the
-    middle may be a glint)."""
+    """Whether two or more marks lie as the pips of a face with that many do in the die's box, not shifted nor
+    squeezed (one mark in the middle may be a glint)."""
 
     def __new__(cls, marks: int, what: str, whole_face: bool = False) -> MarksSeen:
         problem = super().__new__(cls, f"{marks} {what}")
@@ -1228,8 +1228,9 @@ def _at_middle(mark: Mark, profile: Profile) -> bool:
 
 
 def _in_the_layout(marks: Sequence[Mark], profile: Profile) -> bool:
-    """Whether the marks lie as a face with as many pips lays them out in its box (not shifted nor squeezed)."""
-    return pattern_error(len(marks), _places(marks)) <= profile.pattern_tolerance
+    """Whether the marks (one or more) lie as a face with as many pips lays them out in its box (not shifted nor
+    squeezed)."""
+    return bool(marks) and pattern_error(len(marks), _places(marks)) <= profile.pattern_tolerance
 
 
 def _forms_a_face(marks: Sequence[Mark], profile: Profile) -> bool:
@@ -1241,6 +1242,7 @@ def _forms_a_face(marks: Sequence[Mark], profile: Profile) -> bool:
 
 
 def _places(marks: Sequence[Mark]) -> np.ndarray:
+    """The marks' places as an N x 2 array, as ``pattern_error`` takes them."""
     return np.array([(m.u, m.v) for m in marks], dtype=float).reshape(-1, 2)
 
 

@@ -438,7 +438,7 @@ def test_marks_laid_out_as_a_whole_face_refuse_the_classifier_alone_a_face_with_
     read = (None, 0.0, whole)
     sure_six = _probabilities(p6=reader.CLASSIFIER_ALONE, p4=1 - reader.CLASSIFIER_ALONE)
     value, _, problem = reader._with_classifier(read, sure_six, 0.05, alone=True)
-    assert value is None and problem == f"4 {words}; they lie as a 4's pips, the learned classifier sees 6"
+    assert value is None and problem == f"4 {words}; they lie as a 4's pips, but the learned classifier sees 6"
     sure_three = _probabilities(p3=reader.CLASSIFIER_ALONE, p4=1 - reader.CLASSIFIER_ALONE)
     assert reader._with_classifier(read, sure_three, 0.05, alone=True) == (3, reader.CLASSIFIER_ALONE, None)
     sure_four = _probabilities(p4=reader.CLASSIFIER_ALONE, p6=1 - reader.CLASSIFIER_ALONE)
@@ -451,12 +451,15 @@ def test_marks_laid_out_as_a_whole_face_refuse_the_classifier_alone_a_face_with_
     ("places", "whole"),
     [
         ([(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)], True),
-        ([(0.2, 0.5), (0.4, 0.5), (0.6, 0.5), (0.8, 0.5)], False),
+        ([(0.2, 0.5), (0.4, 0.5), (0.6, 0.5), (0.8, 0.5)], False),  # in a row: no face's
+        ([(0.40, 0.3), (0.74, 0.3), (0.40, 0.7), (0.74, 0.7)], False),  # a 4 shifted and squeezed, as at a slant
+        ([(0.5, 0.5)], False),  # one mark in the middle: a one, or a glint
     ],
 )
 def test_the_count_says_whether_marks_by_colour_alone_lie_as_a_whole_face(places, whole):
     """Pips as light as the body, told apart by colour alone, are marks, not counted pips: the count says how
-    many it saw and whether they lie as that many pips of a face do."""
+    many it saw and whether two or more lie exactly as that many pips of a face do (a layout shifted and squeezed,
+    as a slanted view shows one, fits stray marks more easily)."""
     from fantan_table.vision.pips import PIP_RADIUS
 
     def lab_to_bgr(lightness: int, a: int, b: int) -> list[int]:
@@ -466,10 +469,10 @@ def test_the_count_says_whether_marks_by_colour_alone_lie_as_a_whole_face(places
     face = np.full((px, px, 3), lab_to_bgr(170, 140, 160), np.uint8)  # light wood
     for u, v in places:
         pip = (round(u * px), round(v * px))
-        cv2.circle(face, pip, round(PIP_RADIUS * px), lab_to_bgr(170, 90, 160), -1, cv2.LINE_AA)  # green, as light
+        cv2.circle(face, pip, round(0.8 * PIP_RADIUS * px), lab_to_bgr(170, 90, 160), -1, cv2.LINE_AA)  # green
     value, _, problem = count_pips(face, Profile())
     assert value is None and isinstance(problem, reader.MarksSeen)
-    assert (problem.marks, problem.whole_face) == (4, whole)
+    assert (problem.marks, problem.whole_face) == (len(places), whole)
 
 
 def test_a_clear_four_on_grained_wood_is_not_read_as_a_six():
