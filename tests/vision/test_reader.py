@@ -905,10 +905,35 @@ def test_no_count_the_outlines_reading_must_hold_the_network_dice_not_only_as_ma
     assert unsure.message == "their outlines see a die at (120, 10) where the network read none: say how many"
 
 
+@pytest.mark.parametrize("merged", [False, True])
+def test_no_count_an_outline_two_dice_long_by_a_die_the_network_read_is_dice_touching(monkeypatch, merged):
+    """Wooden DEV 651573: four small dice touching in a cluster; the network found and read one, the outlines one
+    blob over all four, as many by chance. One die's outline, side faces and all, is at most sqrt(2) sides long;
+    two dice side by side make one two sides long (``TWO_DICE_LONG``). Also where the network's roll took a die
+    from the outlines (wooden DEV 651444)."""
+    unread = _die(None, 70.0, UNREADABLE)
+    network = (_die(1, 10.0), unread) if merged else (_die(1, 10.0), _die(4, 70.0))
+    learned = reader.Reading(Status.UNSURE if merged else Status.OK, network, "die at (70, 10): unreadable")
+    blob = _die(None, 20.0, reader.RAGGED, side=reader.TWO_DICE_LONG * 20.0)
+    readings = {"network": learned, "outlines": reader.Reading(Status.UNSURE, (blob, _die(4, 70.0)))}
+    _two_finders(monkeypatch, readings)
+    monkeypatch.setattr(reader, "_unless_missed", lambda frame, origin, reading, profile: reading)
+    frame = np.zeros((100, 200, 3), np.uint8)
+    unsure = read_dice(frame, Profile(), None)
+    assert unsure.status is Status.UNSURE
+    assert unsure.message == "their outlines see something two dice long at (20, 10): dice touching? say how many"
+    assert read_dice(frame, Profile(), 2).status is Status.OK  # with a count, the count checks the roll
+    readings["outlines"] = reader.Reading(
+        Status.UNSURE, (_die(None, 20.0, reader.RAGGED, side=reader.TWO_DICE_LONG * 20.0 - 1), _die(4, 70.0))
+    )
+    assert read_dice(frame, Profile(), None).status is Status.OK  # one die's outline with its side faces
+
+
 def test_no_count_an_outline_apart_from_every_die_the_network_read_is_a_die_it_may_have_missed(monkeypatch):
     """Wooden DEV 650484: four touching dice, the network found and read two; the outlines saw a die on one it
     missed and one blob over the other three, two dice as well. A side from every die read, the first is no die of
-    the network's: the roll may hold more. An outline a large blob of touching dice spans is near enough."""
+    the network's: the roll may hold more. An outline a large blob spans is near enough (but see
+    ``test_no_count_an_outline_two_dice_long_by_a_die_the_network_read_is_dice_touching``)."""
     learned = reader.Reading(Status.OK, (_die(1, 120.0, side=20.0), _die(5, 100.0, side=20.0)))
     readings = {"network": learned, "outlines": reader.Reading(Status.UNSURE, (_die(None, 35.0), _die(None, 95.0)))}
     _two_finders(monkeypatch, readings)
@@ -917,8 +942,8 @@ def test_no_count_an_outline_apart_from_every_die_the_network_read_is_a_die_it_m
     unsure = read_dice(frame, Profile(), None)
     assert unsure.status is Status.UNSURE and "a die at (35, 10) where the network read none" in unsure.message
     assert read_dice(frame, Profile(), 2) == learned  # with a count, the count checks the roll
-    readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 55.0, side=70.0), _die(None, 120.0)))
-    assert read_dice(frame, Profile(), None) == learned  # a blob 70 across, its centre 45 from the 5: near
+    readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 70.0, side=39.0), _die(None, 120.0)))
+    assert read_dice(frame, Profile(), None) == learned  # a blob 39 across, its centre 30 from the 5: near
     readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 55.0), _die(None, 120.0)))
     assert read_dice(frame, Profile(), None).status is Status.UNSURE  # a die's outline 45 from the 5: apart
     readings["network"] = reader.Reading(Status.OK, (_die(1, 190.0), _die(5, 100.0, side=70.0)))
