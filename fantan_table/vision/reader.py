@@ -279,17 +279,19 @@ theirs: dice do not overlap, so the centres of two dice lie a side or more apart
 TWO_DICE_LONG = 2.0
 """An outline whose box is at least this many times as long as the die the network read nearest to it holds more
 than that die: two dice touching side by side make an outline two sides long, while one die's outline, its side
-faces included, is at most sqrt(2) sides long at any slant of the camera (the cosine and sine of the slant).
+faces included, is at most sqrt(2) sides long at any slant of the camera (cos + sin of the slant <= sqrt(2)): the
+bar is geometry's, not fitted.
 
 On wooden DEV with no count (stress seeds 650000-652009), 6 of the 7 rolls read ok and wrong were a die missed among
 touching ones, the outlines as many by chance, one of them a blob over several dice (2.1 to 3.2 times the nearest
-die's side). This turned those 6 unsure, with 12 of 208 right ones; on DEV stress (600000-600499) 4 of 133 right
+die's side). This turned those 6 unsure, with 12 of the 208 right ones; on DEV stress (600000-600499) 4 of 133 right
 (clutter outlined next to a die), on render.py 100000-100299, byler 121-150 and dice-photos train none."""
 
 
 def _unless_outlined_elsewhere(learned: Reading, shapes: Reading) -> Reading:
-    """The network's roll, unsure if one of its outlines' dice lies ``ANOTHER_DIE`` or more from every die it read,
-    or is ``TWO_DICE_LONG`` beside the one nearest it.
+    """The network's roll (with no count, also one that took a die it could not read from its outlines), unsure if
+    one of its outlines' dice lies ``ANOTHER_DIE`` or more from every die it read, or is ``TWO_DICE_LONG`` times as
+    long as the die read nearest it.
 
     Dice do not overlap: an outline that far from them all is another die (or something else), not one of theirs,
     even when the counts agree by chance. On wooden DEV dice (stress seeds 650000-650509, a look the network was
@@ -307,6 +309,7 @@ def _unless_outlined_elsewhere(learned: Reading, shapes: Reading) -> Reading:
                 learned.dice,
                 f"their outlines see a die at ({x:.0f}, {y:.0f}) where the network read none: say how many",
             )
+        # a die read lies within a side of this outline (above), so there is a nearest one
         nearest = min(learned.dice, key=lambda d: math.dist(d.center, outline.center))
         if max(outline.box[1]) >= TWO_DICE_LONG * max(nearest.box[1]):
             return Reading(

@@ -910,10 +910,14 @@ def test_no_count_an_outline_two_dice_long_by_a_die_the_network_read_is_dice_tou
     """Wooden DEV 651573: four small dice touching in a cluster; the network found and read one, the outlines one
     blob over all four, as many by chance. One die's outline, side faces and all, is at most sqrt(2) sides long;
     two dice side by side make one two sides long (``TWO_DICE_LONG``). Also where the network's roll took a die
-    from the outlines (wooden DEV 651444)."""
+    from the outlines (wooden DEV 651444). Here two dice are read, the blob by the first."""
     unread = _die(None, 70.0, UNREADABLE)
     network = (_die(1, 10.0), unread) if merged else (_die(1, 10.0), _die(4, 70.0))
-    learned = reader.Reading(Status.UNSURE if merged else Status.OK, network, "die at (70, 10): unreadable")
+    learned = (
+        reader.Reading(Status.UNSURE, network, "die at (70, 10): unreadable")
+        if merged
+        else reader.Reading(Status.OK, network)
+    )
     blob = _die(None, 20.0, reader.RAGGED, side=reader.TWO_DICE_LONG * 20.0)
     readings = {"network": learned, "outlines": reader.Reading(Status.UNSURE, (blob, _die(4, 70.0)))}
     _two_finders(monkeypatch, readings)
@@ -944,6 +948,9 @@ def test_no_count_an_outline_apart_from_every_die_the_network_read_is_a_die_it_m
     assert read_dice(frame, Profile(), 2) == learned  # with a count, the count checks the roll
     readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 70.0, side=39.0), _die(None, 120.0)))
     assert read_dice(frame, Profile(), None) == learned  # a blob 39 across, its centre 30 from the 5: near
+    readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 55.0, side=70.0), _die(None, 120.0)))
+    unsure = read_dice(frame, Profile(), None)  # near too, but 70 across: more than the dice read there
+    assert unsure.status is Status.UNSURE and "two dice long at (55, 10)" in unsure.message
     readings["outlines"] = reader.Reading(Status.UNSURE, (_die(None, 55.0), _die(None, 120.0)))
     assert read_dice(frame, Profile(), None).status is Status.UNSURE  # a die's outline 45 from the 5: apart
     readings["network"] = reader.Reading(Status.OK, (_die(1, 190.0), _die(5, 100.0, side=70.0)))
