@@ -73,7 +73,10 @@ through the whole reader on DEV with the count, it read more rolls ok (wooden 65
 wrong; stress 600000-600499: 297 against 287; render.py the same; byler the same), but one stress roll sure and
 wrong (600383: a blank green die's gloss spot in the middle read as a 1 by the classifier alone, just over
 ``reader.CLASSIFIER_ALONE``; every network sees a 1 there at 0.998 or more). Not kept until that doubt is settled:
-refusing a 1 to the classifier alone cost 71 of the 297 stress rolls."""
+refusing a 1 to the classifier alone cost 71 of the 297 stress rolls. Tried again on more wooden DEV (seeds
+651510-652009, with the count), asked with faces-cnn-boxes, and as a third beside both built-in networks: 201 and
+192 rolls ok against 174, but 3 of them wrong either way, as with the built-in pair (652001, a 4 the pair reads as a
+6, read right; 651970, a blank read as a 1, newly wrong), and stress 600383 still wrong."""
 EPOCHS = 16
 """Passes over the examples (about 40 s each on two idle cores): 8 left "not a face" and stress dice worse."""
 BATCH = 256
