@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fantan_table.vision.profile import SHAPES, Profile
-from fantan_table.vision.reader import NOT_SQUARE, RAGGED, Status, _read_die, read_dice
+from fantan_table.vision.reader import NOT_SQUARE, RAGGED, Status, _read_die, count_pips, face_crop, read_dice
 from fantan_table.vision.topface import ROUND, Mark, _between, marks_on_die, read_top_face
 
 from .slanted import IVORY, face_texture, faces_around, random_die, slanted_die
@@ -84,7 +84,8 @@ def test_a_box_that_takes_in_a_side_faces_pips_is_unsure_and_the_top_face_reads_
     picture, _ = slanted_die(2, (1, 3), 26, 63)
     outlines = Profile(blank_face=False, finder=SHAPES)
     boxed = read_dice(picture, outlines).dice[0]  # the outline's box takes in the front's 1
-    assert boxed.value is None and "1 pips counted, but 3 marks" in (boxed.problem or "")
+    assert "1 pips counted, but 3 marks" in str(count_pips(face_crop(picture, boxed.box), outlines)[2])
+    assert boxed.value in (None, 2)  # the count's doubt stands, unless the classifier is sure of the top face
     assert read_dice(picture, SLANTED).values == (2,)
     assert read_dice(picture, Profile(blank_face=False)).values in ((), (2,))  # by default: right or unsure
 
