@@ -67,12 +67,13 @@ ALONE_FOUND_SURE = 0.6
 """The network's score for a box the classifier reads alone: the side faces and table patches it boxed that the
 classifier was sure held a face scored 0.53-0.57; few real dice score below (1.4 % of the DEV scenes).
 
-An outline's box whose shape showed no problem (square, of a die's size, clean-edged) is read alone as the network's
-are. It was once kept from it, as its box may hold a side face's pips too; on DEV the classifier, asked where the
-count could not read a die, was right on each of the 133 stress dice in such boxes it was 0.999 sure of (one wrong
-at 0.995). Read alone there, with the count, 11 more stress rolls (600000-600499) and 96 more wooden ones
-(650000-652009, 674 -> 770 of 2,010) read right, 4 and 36 more with no count; no roll went wrong, and render.py
-100000-100299, byler 121-150 and dice-photos train did not change."""
+An outline's box whose shape showed no problem (within ``max_aspect`` and ``min_squareness``, of the dice's size, and
+not ragged where it stood alone) is read alone as the network's are. It was once kept from it, as such a box may
+still take in a side face's pips; on DEV the classifier, asked where the count could not read a die, was right on
+each of the 133 stress dice in such boxes it was 0.999 sure of (one wrong at 0.995). Read alone there, with the
+count, 11 more stress rolls (600000-600499) and 96 more wooden ones (650000-652009, 674 -> 770 of 2,010) read right,
+4 and 36 more with no count; no roll went wrong, and render.py 100000-100299, byler 121-150 and dice-photos train
+did not change."""
 ONE_MARK_SURE = 0.95
 """A count of one pip stands only where the classifier gives the 1 at least this: a gloss spot on a blank die
 counts as one light pip. On the DEV dice at the network's boxes, the one blank counted as a 1 had the classifier

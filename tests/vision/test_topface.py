@@ -74,13 +74,14 @@ def test_a_slanted_die_cut_by_the_frames_edge_is_never_read_wrong(die, turn, ele
     assert all(d.value in (None, top) for d in read_dice(np.ascontiguousarray(frame), SLANTED).dice)
 
 
-def test_without_side_faces_a_die_showing_its_sides_is_not_read():
+def test_without_side_faces_a_die_showing_its_sides_is_not_read_wrong():
     picture, _ = slanted_die(5, (6, 3), 45, 50)
-    assert read_dice(picture, Profile(blank_face=False)).status is Status.UNSURE
+    plain = read_dice(picture, Profile(blank_face=False))  # the classifier may read the top face's 5 alone
+    assert plain.status is Status.UNSURE or plain.values == (5,)
     assert read_dice(picture, SLANTED).values == (5,)
 
 
-def test_a_box_that_takes_in_a_side_faces_pips_is_unsure_and_the_top_face_reads_the_die():
+def test_a_box_that_takes_in_a_side_faces_pips_leaves_the_count_in_doubt_and_the_top_face_reads_the_die():
     picture, _ = slanted_die(2, (1, 3), 26, 63)
     outlines = Profile(blank_face=False, finder=SHAPES)
     boxed = read_dice(picture, outlines).dice[0]  # the outline's box takes in the front's 1
