@@ -1300,6 +1300,13 @@ def _pips_joined_by_glare(mark: np.ndarray, px: int, low: float, high: float) ->
     return pieces if len(pieces) >= 2 else None
 
 
+SMALL_DARK_MARKS = (
+    "dark marks smaller than this profile's pips: calibrate on these dice (fantan-table calibrate), or set [pips] area"
+    " lower"
+)
+"""Why a die with dark marks too small for this profile's pips is unsure (never dismissed as glare: glare is only
+ever lighter than a face). Calibration measures the pips' size from the table's own rolls; the built-in profile's
+guess fits most dice, not all."""
 _PIP_ZONE = 0.16
 """Pip centres lie at least this far (in face widths) from every edge of the face; real ones at about 0.27."""
 
@@ -1343,7 +1350,7 @@ def _pips_of(
     pips = [c for a, c in candidates if a >= 0.5 * biggest]  # the pips of a face are all one size; glare is smaller
     if small_dark_mark and not pips:
         # glare is only ever lighter than a face, so a dark mark is never dismissed as glare
-        return None, 0.0, "dark marks smaller than this profile's pips: set [pips] area lower for these dice"
+        return None, 0.0, SMALL_DARK_MARKS
     if len(pips) > 6:
         return None, 0.0, f"{len(pips)} pip-like marks: more than a face has"
     if not pips:

@@ -523,6 +523,19 @@ def test_a_box_the_network_was_not_sure_of_is_not_read_by_the_classifier_alone(m
         assert [d.value for d in reading.dice] == [read]
 
 
+def test_dark_marks_smaller_than_the_profiles_pips_say_what_to_do():
+    """A 4 whose dark pips are 0.6 of the built-in profile's radius: not read, and the problem says how to fix it."""
+    from fantan_table.vision.pips import PIP_LAYOUTS, PIP_RADIUS
+
+    px = reader.FACE_PX
+    face = np.full((px, px, 3), 230, np.uint8)
+    for u, v in PIP_LAYOUTS[4]:
+        cv2.circle(face, (round(u * px), round(v * px)), round(0.6 * PIP_RADIUS * px), (20, 20, 20), -1, cv2.LINE_AA)
+    assert count_pips(face, Profile()) == (None, 0.0, reader.SMALL_DARK_MARKS)
+    assert "fantan-table calibrate" in reader.SMALL_DARK_MARKS
+    assert count_pips(face, Profile(pip_area=(0.25, 2.3)))[0] == 4  # as calibration would set them
+
+
 def test_a_clean_outlines_box_is_read_by_the_classifier_alone(monkeypatch):
     """An outline's box with no problem in its shape may be read by the classifier alone, as the network's found
     surely (on DEV it was right on every die in such a box it was 0.999 sure of); one with a problem may not."""
