@@ -487,6 +487,17 @@ def test_a_clear_four_on_grained_wood_is_not_read_as_a_six():
     assert 6 not in reading.values
 
 
+def test_squares_of_a_checked_cloth_are_not_read_as_blank_dice():
+    """Wooden DEV 651960: a 1 and a 2 with faint green pips go unseen; two plain squares of the checked cloth, which
+    the network doubted as dice and the outlines outlined, made up the count as two blanks, read ok and wrong."""
+    from fantan_table.vision.stress import stress_scene
+
+    scene = stress_scene(651960, wooden=True)
+    reading = read_dice(scene.image, None, 4)
+    assert sorted(scene.values) == [1, 2, 5, 6]
+    assert reading.status is not Status.OK or sorted(reading.values) == [1, 2, 5, 6]
+
+
 def test_one_mark_never_reads_a_one_by_agreeing_with_the_classifier():
     """A gloss spot off the middle of a blank is one pip-like mark; a DEV stress blank was read as 1 so."""
     read = (None, 0.0, reader.MarksSeen(1, "pips that do not form a face's pattern"))
@@ -686,8 +697,11 @@ UNREADABLE = "pips too blurred to count"
         ([_die(5, 10), _die(None, 40, UNREADABLE), _die(3, 70)], [_die(4, 41), _die(2, 70, UNREADABLE)], 3, [5, 4, 3]),
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(5, 10), _die(4, 41), _die(1, 70, UNREADABLE)], None, None),
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(5, 10), _die(4, 41)], None, [5, 4]),
-        # a value the network doubted is not taken either
-        ([_die(5, 10), _die(2, 40, reader.PLAIN_DOUBT)], [_die(0, 38)], 2, [5, 0]),
+        # a value the network doubted is not taken either; but a plain face it doubted is not taken as blank from
+        # the outlines, which outline a plain square of table as readily (wooden 651960): only pips they see there
+        ([_die(5, 10), _die(2, 40, reader.PLAIN_DOUBT)], [_die(0, 38)], 2, None),
+        ([_die(5, 10), _die(2, 40, reader.PLAIN_DOUBT)], [_die(3, 38)], 2, [5, 3]),
+        ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(0, 38)], 2, [5, 0]),
         # the outlines read that die with a doubt, not at all, or as two: nothing to merge
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(4, 41, "not square")], 2, None),
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(5, 10)], 2, None),
