@@ -359,12 +359,14 @@ def _merged(learned: Reading, shapes: Reading, expect: int | None) -> Reading | 
     the outlines), and each die it could not read must be one of the outlines' dice, read without a problem.
 
     A face the network doubted as plain (``PLAIN_DOUBT``) is not taken from the outlines as blank: they outline a
-    plain square of table as readily as a blank die, so they are no second witness to it. On wooden DEV dice (stress
-    650000-652009, with the count) two squares of a checked cloth, found weakly by the network and outlined as dice,
-    read as two blank dice and the roll as ok and wrong (651960). Refusing them turned that roll unsure, with 4 of
-    1,574 right rolls read with the count (blank dice the network found at 0.64 to 0.69: stress 1, wooden 3) and 3
-    of 786 with no count (stress 1, wooden 2); render.py, byler and dice-photos DEV lost none. Where the outlines see
-    pips on that die, they add evidence, and it is taken."""
+    plain square of table as readily as a blank die, so they are no second witness to it. Where they see pips on
+    that die, they add evidence, and it is taken.
+
+    The case: on wooden DEV dice (stress 650000-652009, with the count), two squares of a checked cloth, found weakly
+    by the network and outlined as dice, read as two blank dice and the roll as ok and wrong (651960). Refusing them
+    turned that roll unsure. On DEV (stress 600000-600499, those wooden dice, render.py 100000-100299, byler
+    121-150, dice-photos train) it lost 4 of the 1,574 rolls read right with the count (blank dice the network
+    found at 0.64 to 0.69: stress 1, wooden 3) and 3 of the 786 with no count (stress 1, wooden 2)."""
     if len(learned.dice) != (expect if expect is not None else len(shapes.dice)) or not learned.dice:
         return None
     dice: list[DieReading] = []

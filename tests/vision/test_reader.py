@@ -697,10 +697,10 @@ UNREADABLE = "pips too blurred to count"
         ([_die(5, 10), _die(None, 40, UNREADABLE), _die(3, 70)], [_die(4, 41), _die(2, 70, UNREADABLE)], 3, [5, 4, 3]),
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(5, 10), _die(4, 41), _die(1, 70, UNREADABLE)], None, None),
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(5, 10), _die(4, 41)], None, [5, 4]),
-        # a value the network doubted is not taken either; but a plain face it doubted is not taken as blank from
-        # the outlines, which outline a plain square of table as readily (wooden 651960): only pips they see there
-        ([_die(5, 10), _die(2, 40, reader.PLAIN_DOUBT)], [_die(0, 38)], 2, None),
-        ([_die(5, 10), _die(2, 40, reader.PLAIN_DOUBT)], [_die(3, 38)], 2, [5, 3]),
+        # a plain face the network doubted: the outlines' pips there are taken, their blank is not (they outline
+        # a plain square of table as readily: wooden 651960); a blank is taken where the network saw no plain face
+        ([_die(5, 10), _die(None, 40, reader.PLAIN_DOUBT)], [_die(3, 38)], 2, [5, 3]),
+        ([_die(5, 10), _die(None, 40, reader.PLAIN_DOUBT)], [_die(0, 38)], 2, None),
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(0, 38)], 2, [5, 0]),
         # the outlines read that die with a doubt, not at all, or as two: nothing to merge
         ([_die(5, 10), _die(None, 40, UNREADABLE)], [_die(4, 41, "not square")], 2, None),
