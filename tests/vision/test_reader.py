@@ -1,6 +1,7 @@
 import copy
 import pickle
 from collections import Counter
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -1008,6 +1009,44 @@ def test_a_weak_peak_near_a_die_read_inside_a_region_of_interest_is_that_die(mon
     reading = reader.Reading(Status.OK, shifted)
     assert reader._unless_missed(np.zeros((200, 400, 3), np.uint8), (100, 0), reading, Profile()) is reading
     assert not asked
+
+
+@pytest.mark.parametrize(
+    ("sides", "scores", "unread"),
+    [
+        # found weakly (below the network's threshold) and small: part of a die (wooden DEV 651842, 652494)
+        ([40, 40, 40, 40 * reader.WEAK_SAME_SIZE - 0.5], [0.9, 0.9, 0.9, 0.4], [3]),
+        ([40, 40, 40, 40 * reader.WEAK_SAME_SIZE + 0.5], [0.9, 0.9, 0.9, 0.4], []),
+        ([40, 40, 40, 27], [0.9, 0.9, 0.9, 0.9], []),  # as small but found surely: SAME_SIZE's to judge
+        ([40, 40, 40, 27], [0.9, 0.9, 0.9, None], []),  # an outline's box: no score
+        ([40, 27], [0.9, 0.4], []),  # two dice: which is the odd one?
+        ([40, 40, 40, 27, 27], [0.4, 0.9, 0.9, 0.4, 0.9], [3]),  # weak at full size, or small and sure: read
+    ],
+)
+def test_a_small_box_the_network_found_weakly_is_not_read(monkeypatch, sides, scores, unread):
+    monkeypatch.setattr(reader, "builtin_finder", lambda: SimpleNamespace(threshold=0.5))
+    dice = [_die(v, 100.0 * v, side=side) for v, side in enumerate(sides, 1)]
+    out = reader._weak_and_small(dice, scores)
+    assert [i for i, d in enumerate(out) if d.value is None] == unread
+    for i in unread:
+        assert out[i].problem is not None and out[i].problem.endswith("the others' size: part of a die?")
+    assert [d for i, d in enumerate(out) if i not in unread] == [d for i, d in enumerate(dice) if i not in unread]
+
+
+def test_a_die_doubted_already_keeps_its_own_problem(monkeypatch):
+    monkeypatch.setattr(reader, "builtin_finder", lambda: SimpleNamespace(threshold=0.5))
+    dice = [_die(1, 100.0), _die(2, 200.0), _die(None, 300.0, "pips too blurred to count", side=10.0)]
+    assert reader._weak_and_small(dice, [0.9, 0.9, 0.4]) == dice
+
+
+@pytest.mark.parametrize("seed", [651842, 652494])
+def test_a_side_face_or_half_a_face_boxed_weakly_is_not_read_as_a_one(seed):
+    """Wooden DEV: a weak box on a blank die's side face (651842) and on half of a 2 (652494) read as a 1 each."""
+    from fantan_table.vision.stress import stress_scene
+
+    scene = stress_scene(seed, wooden=True)
+    reading = read_dice(scene.image, None, 4)
+    assert reading.status is not Status.OK or sorted(reading.values) == sorted(scene.values)
 
 
 @pytest.mark.parametrize(
