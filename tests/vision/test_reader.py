@@ -1033,6 +1033,17 @@ def test_a_small_box_the_network_found_weakly_is_not_read(monkeypatch, sides, sc
     assert [d for i, d in enumerate(out) if i not in unread] == [d for i, d in enumerate(dice) if i not in unread]
 
 
+def test_the_outlines_boxes_never_ask_for_the_network(monkeypatch):
+    """A profile that reads by the outlines alone must not need the network's files to read."""
+
+    def no_network():
+        raise AssertionError("the network was asked")
+
+    monkeypatch.setattr(reader, "builtin_finder", no_network)
+    dice = [_die(1, 100.0), _die(2, 200.0), _die(3, 300.0, side=10.0)]
+    assert reader._weak_and_small(dice, [None, None, None]) == dice
+
+
 def test_a_die_doubted_already_keeps_its_own_problem(monkeypatch):
     monkeypatch.setattr(reader, "builtin_finder", lambda: SimpleNamespace(threshold=0.5))
     dice = [_die(1, 100.0), _die(2, 200.0), _die(None, 300.0, "pips too blurred to count", side=10.0)]
