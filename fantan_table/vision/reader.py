@@ -501,7 +501,8 @@ turned both wrong rolls unsure and lost that one of the 2,355 right rolls read w
 
 
 def _weak_and_small(dice: list[DieReading], scores: Sequence[float | None]) -> list[DieReading]:
-    """The dice, with any the network found weakly and smaller than ``WEAK_SAME_SIZE`` of the middle one unread."""
+    """The dice, with any the network found weakly and smaller than ``WEAK_SAME_SIZE`` of the middle one unread (in a
+    roll of three or more; a die doubted already keeps its own problem)."""
     if len(dice) < 3 or all(score is None for score in scores):  # the outlines' boxes: the network not asked
         return dice
     middle = median(np.array([max(d.box[1]) for d in dice], np.float64))

@@ -1019,7 +1019,7 @@ def test_a_weak_peak_near_a_die_read_inside_a_region_of_interest_is_that_die(mon
         ([40, 40, 40, 40 * reader.WEAK_SAME_SIZE + 0.5], [0.9, 0.9, 0.9, 0.4], []),
         ([40, 40, 40, 27], [0.9, 0.9, 0.9, 0.9], []),  # as small but found surely: SAME_SIZE's to judge
         ([40, 40, 40, 27], [0.9, 0.9, 0.9, None], []),  # an outline's box: no score
-        ([40, 27], [0.9, 0.4], []),  # two dice: which is the odd one?
+        ([40, 20], [0.9, 0.4], []),  # two dice: which is the odd one?
         ([40, 40, 40, 27, 27], [0.4, 0.9, 0.9, 0.4, 0.9], [3]),  # weak at full size, or small and sure: read
     ],
 )
