@@ -9,6 +9,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from fantan_table.rules.sevens.cards import Rank, Suit
 from fantan_table.rules.sevens.events import SevensSetup
+from fantan_table.rules.sevens.game import Stage
 from fantan_table.rules.sevens.options import RULES_001, Agreed, CardMode
 from fantan_table.table.core.sevens_table import SevensTable
 
@@ -117,13 +118,17 @@ def test_a_hand_of_real_cards_entered_by_the_banker(tmp_path: Path, browser: Bro
 
 
 def _wait_for_move(table: SevensTable, moves: int) -> None:
-    """Until the table has taken the move just tapped (the phones hear of it on their live stream)."""
+    """Until the table has taken the move just tapped (the phones hear of it on their live stream).
+
+    A last card ends the hand in two steps: the play (the hand is over) and then, with virtual cards, the table's
+    own settling of it. In between, the hand still names the winner to play, with no cards: under load the loop
+    once read that and tapped Pass on a finished hand. So a hand the move ended is waited for until settled."""
     import time
 
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
-        hand = table.state.hand
-        if table.state.results or (hand is not None and len(hand.moves) >= moves):
+        state = table.state
+        if state.results or (state.hand is not None and len(state.hand.moves) >= moves and state.stage is Stage.PLAY):
             return
         time.sleep(0.02)
     raise AssertionError(f"move {moves} was not taken")
