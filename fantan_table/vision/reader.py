@@ -503,9 +503,9 @@ turned both wrong rolls unsure and lost that one of the 2,355 right rolls read w
 def _weak_and_small(dice: list[DieReading], scores: Sequence[float | None]) -> list[DieReading]:
     """The dice, with any the network found weakly and smaller than ``WEAK_SAME_SIZE`` of the middle one unread (in a
     roll of three or more; a die doubted already keeps its own problem)."""
-    if len(dice) < 3 or all(score is None for score in scores):  # the outlines' boxes: the network not asked
+    middle = _middle_side(dice)
+    if middle is None or all(score is None for score in scores):  # the outlines' boxes: the network not asked
         return dice
-    middle = median(np.array([max(d.box[1]) for d in dice], np.float64))
     least = builtin_finder().threshold
     out = []
     for die, score in zip(dice, scores, strict=True):
@@ -519,14 +519,22 @@ def _weak_and_small(dice: list[DieReading], scores: Sequence[float | None]) -> l
 
 def _odd_size(dice: Sequence[DieReading]) -> str | None:
     """A doubt for a die far smaller than the others of its roll (``SAME_SIZE``): a box on part of a die."""
-    if len(dice) < 3:
+    middle = _middle_side(dice)
+    if middle is None:
         return None
-    middle = median(np.array([max(d.box[1]) for d in dice], np.float64))
     small = min(dice, key=lambda d: max(d.box[1]))
     share = max(small.box[1]) / middle
     if share >= SAME_SIZE:
         return None
     return f"die at ({small.center[0]:.0f}, {small.center[1]:.0f}) is {share:.0%} the others' size: part of a die?"
+
+
+def _middle_side(dice: Sequence[DieReading]) -> float | None:
+    """The middle (median) of the dice's box sides, what ``SAME_SIZE`` and ``WEAK_SAME_SIZE`` are shares of; None
+    for fewer than three dice, where no die stands out as the odd one."""
+    if len(dice) < 3:
+        return None
+    return median(np.array([max(d.box[1]) for d in dice], np.float64))
 
 
 def _too_near(dice: Sequence[DieReading]) -> str | None:
