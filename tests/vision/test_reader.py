@@ -1034,7 +1034,7 @@ def test_a_small_box_the_network_found_weakly_is_not_read(monkeypatch, sides, sc
 
 
 def test_the_outlines_boxes_never_ask_for_the_network(monkeypatch):
-    """A profile that reads by the outlines alone must not need the network's files to read."""
+    """The weak-box check leaves the outlines' boxes (no scores) without loading the network's files."""
 
     def no_network():
         raise AssertionError("the network was asked")
