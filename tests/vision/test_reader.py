@@ -851,13 +851,49 @@ def test_the_missed_die_is_named_where_it_lies_in_the_whole_frame(monkeypatch):
         (0.45, (150.0, 100.0), 4, reader.MISSED_FACE_SURE - 0.05, True),  # a face, but not surely
         (reader.FILL_FOUND - 0.01, (150.0, 100.0), 4, 1.0, False),  # too weak a peak to be a die at all
         (0.45, (85.0, 100.0), 4, 1.0, False),  # less than a side from a die read: part of it (a side face)
-        (0.45, (390.0, 100.0), 4, 1.0, False),  # cut by the frame's edge: not one of the roll's dice
+        (reader.FILL_FOUND - 0.01, (390.0, 100.0), 4, 1.0, False),  # cut by the frame's edge, but no die found
+        (0.9, (15.0, 100.0), 4, 1.0, False),  # cut by the edge, but less than a side from a die read: part of it
     ],
 )
 def test_no_count_other_weak_peaks_leave_the_roll_as_read(monkeypatch, score, at, seen, sure, asked):
     ok, boxes = _missed_setup(monkeypatch, score, at, seen, sure)
     assert reader._unless_missed(np.zeros((200, 400, 3), np.uint8), (0, 0), ok, Profile()) is ok
     assert bool(boxes) == asked
+
+
+@pytest.mark.parametrize(
+    ("score", "at", "edge"),
+    [
+        (reader.FILL_FOUND, (390.0, 100.0), "right"),  # found weakly: the classifier is not asked of a cut face
+        (0.9, (390.0, 100.0), "right"),
+        (0.9, (150.0, 5.0), "top"),
+        (0.9, (150.0, 205.0), "bottom"),  # its centre below the picture, a strip of its face in it
+        (0.9, (-5.0, 100.0), "left"),
+    ],
+)
+def test_no_count_a_die_cut_by_the_pictures_edge_makes_the_roll_unsure(monkeypatch, score, at, edge):
+    """A die that rolled half out of the camera's view is on the table: with no count, a roll read without it pays
+    the wrong number (dice-photos train's dice_37 was labelled with a die the frame's edge cuts)."""
+    ok, asked = _missed_setup(monkeypatch, score, at, 4, 1.0)
+    reading = reader._unless_missed(np.zeros((200, 400, 3), np.uint8), (0, 0), ok, Profile())
+    assert reading.status is Status.UNSURE and reading.dice == ok.dice
+    assert reading.message == f"a die cut by the {edge} edge of the picture: roll the dice into view, or say how many"
+    assert not asked
+
+
+def test_a_die_cut_by_the_edge_of_a_region_of_interest_is_cut_by_the_frames_edge(monkeypatch):
+    """The network looks at the region alone: a die its edge cuts is as unreadable as one the picture's edge cuts."""
+    ok, _ = _missed_setup(monkeypatch, 0.9, (395.0, 100.0), 4, 1.0)
+    shifted = reader.Reading(
+        Status.OK,
+        tuple(
+            reader.DieReading(d.value, (d.center[0] + 30, d.center[1]), reader._shift(d.box, (30, 0)), 1.0)
+            for d in ok.dice
+        ),
+    )
+    reading = reader._unless_missed(np.zeros((200, 400, 3), np.uint8), (30, 0), shifted, Profile(roi=(30, 0, 400, 200)))
+    assert reading.status is Status.UNSURE
+    assert reading.message.startswith("a die cut by the right edge of the region of interest: ")
 
 
 @pytest.mark.parametrize(
