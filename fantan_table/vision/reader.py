@@ -244,7 +244,18 @@ the wooden dice any bar from 0.5 to 0.95 did the same."""
 
 def _unless_missed(frame: np.ndarray, origin: tuple[int, int], reading: Reading, profile: Profile) -> Reading:
     """The roll read with no count, unsure where the network saw a die that no die read explains: one cut by the
-    frame's edge (``_cut_by_the_edge``), or a face with pips found weakly."""
+    frame's edge, or a face with pips found weakly.
+
+    A die that rolled partly out of the camera's view (or of the region of interest) is on the table, but it cannot
+    be read, and the roll is not whole without it; with a count, the missing die already leaves the roll unsure.
+    The network was taught that a cut die is no die, so it finds few. Rolls it read right with no count (dice-photos
+    train, which it learned; byler 121-150, render.py 100000-100099 and stress 600000-600199, DEV), each picture cut
+    so that its edge runs through one die, were read ok without that die: with a quarter of the die cut off 490 of
+    682 before, 355 now; cut through the middle 453 of 654 before, 426 now; with three quarters cut off 402 of 619
+    before, 389 now. Of the uncut rolls read right with no count (those sets, wooden 650000-653509, stress
+    600000-601499, render.py 100000-100299) it turned 3 of 1,207 unsure: a tile reaching in over the edge in wooden
+    651078 and render.py 100267, and in wooden 653234 a die drawn mostly outside the frame, which the renderer does
+    not count."""
     finder = builtin_finder()
     read = [((d.center[0] - origin[0], d.center[1] - origin[1]), max(d.box[1])) for d in reading.dice]
     # dice do not overlap: a peak less than a side from a die read is part of that die (a side face at a slant)
@@ -255,7 +266,13 @@ def _unless_missed(frame: np.ndarray, origin: tuple[int, int], reading: Reading,
     ]
     cut = [die.box for die in unexplained if not wholly_inside(die.box, frame.shape)]
     if cut:
-        return Reading(Status.UNSURE, reading.dice, _cut_by_the_edge(cut[0], frame.shape, profile.roi is not None))
+        seen = "picture" if profile.roi is None else "region of interest"
+        return Reading(
+            Status.UNSURE,
+            reading.dice,
+            f"a die cut by the {_edge_cutting(cut[0], frame.shape)} edge of the {seen}: roll the dice into view, or"
+            " say how many",
+        )
     weak = [die.box for die in unexplained if die.score < finder.threshold]
     if not weak:
         return reading
@@ -272,23 +289,16 @@ def _unless_missed(frame: np.ndarray, origin: tuple[int, int], reading: Reading,
     return reading
 
 
-def _cut_by_the_edge(box: RotatedBox, shape: tuple[int, ...], region: bool) -> str:
-    """Why a roll with a die cut by the edge of the picture (or of the region of interest) is unsure: the die is on
-    the table, but part of its face is not in the picture, so it cannot be read, and the roll is not whole without
-    it. With a count the missing die already leaves the roll unsure.
-
-    The network was taught that a cut die is no die, so it finds few. DEV rolls read right (dice-photos train, byler
-    121-150, render.py 100000-100099, stress 600000-600199), cut so the edge runs through one die, read ok without
-    it: with a quarter of the die cut off 490 of 682 before, 355 now; cut through the middle 453 of 654, now 426;
-    three quarters off 402 of 619, now 389. Of the uncut DEV rolls read right with no count (the same sets and
-    wooden 650000-653509, stress 600000-601499, render.py 100000-100299) it turned 3 of 1,207 unsure: wooden 651078
-    and render.py 100267, and wooden 653234, where a die the renderer drew mostly outside the frame (not counted)
-    lies."""
-    (x, y), h, w = box[0], shape[0], shape[1]
-    edges = {"left": x, "right": w - x, "top": y, "bottom": h - y}
-    nearest = min(edges, key=lambda edge: edges[edge])
-    seen = "region of interest" if region else "picture"
-    return f"a die cut by the {nearest} edge of the {seen}: roll the dice into view, or say how many"
+def _edge_cutting(box: RotatedBox, shape: tuple[int, ...]) -> str:
+    """The edge of a ``shape`` frame that a box runs furthest over: "left", "right", "top" or "bottom"."""
+    corners = cv2.boxPoints(box)
+    over = {
+        "left": -corners[:, 0].min(),
+        "right": corners[:, 0].max() - shape[1],
+        "top": -corners[:, 1].min(),
+        "bottom": corners[:, 1].max() - shape[0],
+    }
+    return max(over, key=lambda edge: over[edge])
 
 
 def _outnumbered(shapes: Reading, found: int) -> Reading:

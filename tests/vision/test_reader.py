@@ -881,9 +881,11 @@ def test_no_count_a_die_cut_by_the_pictures_edge_makes_the_roll_unsure(monkeypat
     assert not asked
 
 
-def test_a_die_cut_by_the_edge_of_a_region_of_interest_is_cut_by_the_frames_edge(monkeypatch):
-    """The network looks at the region alone: a die its edge cuts is as unreadable as one the picture's edge cuts."""
-    ok, _ = _missed_setup(monkeypatch, 0.9, (395.0, 100.0), 4, 1.0)
+@pytest.mark.parametrize(("at", "status"), [((365.0, 100.0), Status.UNSURE), ((15.0, 100.0), Status.OK)])
+def test_a_die_cut_by_the_edge_of_a_region_of_interest_is_cut_by_the_frames_edge(monkeypatch, at, status):
+    """The network looks at the region alone: a die its edge cuts is as unreadable as one the picture's edge cuts.
+    The dice read lie in frame pixels: a cut peak 35 region pixels from the first die read is part of it."""
+    ok, _ = _missed_setup(monkeypatch, 0.9, at, 4, 1.0)
     shifted = reader.Reading(
         Status.OK,
         tuple(
@@ -891,9 +893,35 @@ def test_a_die_cut_by_the_edge_of_a_region_of_interest_is_cut_by_the_frames_edge
             for d in ok.dice
         ),
     )
-    reading = reader._unless_missed(np.zeros((200, 400, 3), np.uint8), (30, 0), shifted, Profile(roi=(30, 0, 400, 200)))
-    assert reading.status is Status.UNSURE
-    assert reading.message.startswith("a die cut by the right edge of the region of interest: ")
+    region = np.zeros((200, 370, 3), np.uint8)
+    reading = reader._unless_missed(region, (30, 0), shifted, Profile(roi=(30, 0, 400, 200)))
+    assert reading.status is status
+    if status is Status.UNSURE:
+        assert reading.message == (
+            "a die cut by the right edge of the region of interest: roll the dice into view, or say how many"
+        )
+
+
+def test_the_edge_named_is_the_one_the_box_runs_furthest_over():
+    """A box over a corner is named by the edge it crosses most; a box longer than wide, by its corners."""
+    assert reader._edge_cutting(((5.0, 190.0), (40.0, 40.0), 0.0), (200, 400)) == "left"  # 15 over it, 10 the bottom
+    assert reader._edge_cutting(((12.0, 196.0), (40.0, 40.0), 0.0), (200, 400)) == "bottom"  # 8 and 16
+    assert reader._edge_cutting(((395.0, 20.0), (40.0, 40.0), 0.0), (200, 400)) == "right"
+    assert reader._edge_cutting(((200.0, -5.0), (40.0, 40.0), 0.0), (200, 400)) == "top"  # its centre outside
+    # its centre nearer the top, but only its end over an edge, the left
+    assert reader._edge_cutting(((25.0, 15.0), (60.0, 20.0), 0.0), (200, 400)) == "left"
+
+
+def test_a_cut_die_is_named_before_a_weak_face(monkeypatch):
+    """Both would leave the roll unsure; the cut die is the surer cause, and the classifier is not asked."""
+    from fantan_table.vision.finder import FoundDie
+
+    ok, asked = _missed_setup(monkeypatch, 0.45, (150.0, 100.0), 4, 1.0)
+    peaks = reader.builtin_finder().find(None, 0.0)
+    cut = FoundDie(((395.0, 100.0), (40.0, 40.0), 0.0), 0.9)
+    monkeypatch.setattr(reader, "builtin_finder", lambda: finder_of([*peaks, cut]))
+    reading = reader._unless_missed(np.zeros((200, 400, 3), np.uint8), (0, 0), ok, Profile())
+    assert reading.message.startswith("a die cut by the right edge of the picture") and not asked
 
 
 @pytest.mark.parametrize(
