@@ -82,7 +82,8 @@ class Profile:
     contradicted: float = 0.05
     """A pip count to which the learned classifier gives less than this calibrated probability is unsure: the
     classifier is then at least 95 % sure the count is wrong (a blurred pip missed, a tile's edge taken for a
-    die). Higher catches more doubtful counts and costs more re-rolls; 0 turns the check off."""
+    die). Higher catches more doubtful counts and costs more re-rolls; 0 turns the classifier's checks of a count
+    off (this one, and the one that doubts a count where the classifier's first choice is another face)."""
     source: str = "built-in defaults"
 
     def with_empty(self, frame: np.ndarray | None) -> Profile:
