@@ -80,10 +80,10 @@ class Profile:
     classifier: FaceClassifier | None = field(default=None, compare=False, repr=False)
     """The faces classifier trained for this table by calibration (``[faces] classifier``); None: the built-in."""
     contradicted: float = 0.05
-    """A pip count to which the learned classifier gives less than this calibrated probability is unsure: the
-    classifier is then at least 95 % sure the count is wrong (a blurred pip missed, a tile's edge taken for a
-    die). Higher catches more doubtful counts and costs more re-rolls; 0 turns the classifier's checks of a count
-    off (this one, and the one that doubts a count where the classifier's first choice is another face)."""
+    """A pip count the learned classifier gives less than this share of its faces' probability is unsure. A count
+    is unsure anyway where the classifier's first choice is another face or no face, so the count then has at least
+    1/7 of the faces' probability: only a higher share catches more (and costs more re-rolls). 0 turns off both
+    checks of a count of two or more pips (a blank and a lone pip are checked still)."""
     source: str = "built-in defaults"
 
     def with_empty(self, frame: np.ndarray | None) -> Profile:
@@ -272,8 +272,10 @@ KEYS: Final = declare(
         "contradicted",
         float,
         Profile.contradicted,
-        "A pip count to which the learned classifier gives less than this probability is unsure (the\n"
-        "classifier is that sure the count is wrong). 0 turns the check off; at most 0.5.",
+        "A pip count is unsure where the learned classifier's first choice is another face, or no face, or\n"
+        "where it gives the count less than this share of its faces' probability (at least 1/7 when the\n"
+        "count is its first choice, so only more catches more). 0 turns both checks off (a blank and a\n"
+        "lone pip are checked still); at most 0.5.",
     ),
 )
 

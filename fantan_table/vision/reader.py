@@ -1180,24 +1180,18 @@ def _with_classifier(
     read: tuple[int | None, float, str | None], probabilities: np.ndarray, contradicted: float, alone: bool = False
 ) -> tuple[int | None, float, str | None]:
     """The pip count, unless the learned classifier, which sees the whole crop rather than the marks the count
-    picked out, sees another face or is sure the count is wrong: the two fail differently (a blurred pip the count
-    missed, a tile's edge taken for a blank die), so their disagreement is a doubt.
+    picked out, sees another face first: the two fail differently (a blurred pip the count missed, a tile's edge
+    taken for a blank die), so their disagreement is a doubt.
 
     A count of pips stands only where the classifier's own first choice is that face: each reads the die its own
-    way, and where one sees another face, or no face at all, one of them is wrong, however much the classifier leaves
-    to the count (``contradicted`` turns away only a count it all but rules out). A blank face has no evidence of its
-    own: "nothing counted" is no proof of a plain face (small or faint pips the count missed read the same), so a
-    blank stands only where the classifier, too, sees a blank face, and surely (``BLANK_SURE``).
-
-    A count was once doubted only below ``contradicted``, weighed among the faces alone, so that a clean die unlike
-    those the classifier learned from could still be read by its pips; on DEV that spared no right roll, and it let
-    these through: a black 3 on felt
-    whose box the finder drew short of one corner pip (``tests/vision/test_reader_safety.py``, found by Hypothesis),
-    counted 2 where the classifier's first choice was a 3 (0.68) in one drawing and no face (0.53; a 3 0.33, a 2
-    0.13) in another; and wooden DEV 652837, a side face boxed and counted 2 where the classifier saw no face. With
-    the count and without, on stress 600000-601499, wooden 650000-653509, render.py 100000-100299, byler 121-150
-    and dice-photos train, it turned that wooden roll unsure and no right roll, and doubted dice in 11 rolls with
-    the count and 12 without that were unsure already. ``contradicted`` 0 turns both checks off.
+    way, and where one sees another face, or no face at all, one of them is wrong. (A count was once doubted only
+    where the classifier gave it less than ``contradicted`` among the faces alone, so that a clean die unlike those
+    it learned from could still be read by its pips. That spared no right roll on DEV and let through a 3 whose box
+    the finder drew short of a corner pip, counted 2 where the classifier saw a 3 or no face first:
+    ``tests/vision/test_reader_safety.py``.) ``contradicted`` 0 turns off this check and the share below it. A blank
+    face has no evidence of its own: "nothing counted" is no proof of a plain face (small or faint pips the count
+    missed read the same), so a blank stands only where the classifier, too, sees a blank face, and surely
+    (``BLANK_SURE``).
 
     One pip is the weakest count (a gloss spot makes one): it needs the classifier ``ONE_MARK_SURE`` of it. Where
     the count could not read the die at all (pips too small or too blurred to count), a classifier at least
@@ -1228,17 +1222,19 @@ def _with_classifier(
         blank = float(probabilities[CLASSES.index(0)])
         if blank < BLANK_SURE:
             return None, 0.0, f"no pips counted, the learned classifier only {blank:.0%} sure of a blank: faint pips?"
-    p = float(probabilities[CLASSES.index(counted)])
-    if counted != 0:
-        faces = 1.0 - float(probabilities[NOT_A_FACE])
-        p = p / faces if faces > 0 else 1.0  # all on "not a face": no word on which face
+        return read
     one = float(probabilities[CLASSES.index(1)])  # not among the faces alone: a gloss spot may be no face at all
     if counted == 1 and one < ONE_MARK_SURE:
         return None, 0.0, f"one pip counted, the learned classifier only {one:.0%} sure of it: a gloss spot on a blank?"
-    if p >= contradicted and (best == counted or contradicted == 0):
+    if contradicted == 0:
         return read
-    shown = "not a face" if best is None else str(best)
-    return None, 0.0, f"{counted} pips counted, but the learned classifier sees {shown}"
+    if best != counted:
+        shown = "not a face" if best is None else str(best)
+        return None, 0.0, f"{counted} pips counted, but the learned classifier sees {shown}"
+    share = float(probabilities[CLASSES.index(counted)]) / (1.0 - float(probabilities[NOT_A_FACE]))
+    if share < contradicted:
+        return None, 0.0, f"{counted} pips counted, the learned classifier only {share:.0%} sure of it among the faces"
+    return read
 
 
 def _with_top_face(

@@ -601,11 +601,13 @@ def _probabilities(**given: float) -> np.ndarray:
     return np.array([given.get("none" if c is None else f"p{c}", 0.0) for c in CLASSES])
 
 
-def test_the_classifier_vetoes_a_count_it_all_but_rules_out():
+def test_a_count_the_classifier_gives_less_than_contradicted_among_its_faces_is_unsure():
+    """Its first choice, but with less than a profile's higher ``contradicted`` of the faces' probability."""
     counted = (3, 0.9, None)
-    assert reader._with_classifier(counted, _probabilities(p3=0.9, p2=0.1), 0.05) == counted
-    value, _, problem = reader._with_classifier(counted, _probabilities(p3=0.01, p2=0.99), 0.05)
-    assert value is None and problem == "3 pips counted, but the learned classifier sees 2"
+    shared = _probabilities(p3=0.28, p2=0.27, p5=0.25, none=0.2)  # 35 % of the faces' probability
+    assert reader._with_classifier(counted, shared, 0.3) == counted
+    value, _, problem = reader._with_classifier(counted, shared, 0.4)
+    assert value is None and problem == "3 pips counted, the learned classifier only 35% sure of it among the faces"
     assert reader._with_classifier(counted, _probabilities(p3=0.01, p2=0.99), 0.0) == counted  # 0: off
 
 
@@ -631,7 +633,7 @@ def test_a_count_stands_only_where_it_is_the_classifiers_first_choice(probabilit
 @pytest.mark.parametrize("probabilities", [dict(p3=0.04, p2=0.01, none=0.95), dict(none=1.0)])
 def test_a_count_where_the_classifier_sees_no_face_is_unsure(probabilities):
     """No face first is a disagreement too (a count was once weighed among the faces alone, and stood here: a side
-    face boxed on wooden DEV 652837 read as a 2); a blank face has no pips to say it is a face."""
+    face boxed on wooden DEV 652837 read as a 2); so is it where no pips were counted."""
     counted = (3, 0.9, None)
     unsure = (None, 0.0, "3 pips counted, but the learned classifier sees not a face")
     assert reader._with_classifier(counted, _probabilities(**probabilities), 0.05) == unsure
