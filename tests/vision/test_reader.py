@@ -1181,3 +1181,45 @@ def test_a_roll_with_a_die_far_smaller_than_the_others_is_unsure(monkeypatch, pr
     monkeypatch.setattr(reader, "_read_roll", lambda *args: roll)
     reading = read_dice(np.zeros((100, 500, 3), np.uint8), profile, 4)
     assert reading.status is status and reading.dice == roll.dice
+
+
+@pytest.mark.parametrize(
+    ("sides", "seen", "reread"),
+    [
+        ([48, 49, 48, 34], 3, True),  # test_reader_safety's 3 boxed short of a corner pip, counted 2
+        ([48, 49, 48, 34], None, True),  # no face in the larger box either: no 2 there
+        ([48, 49, 48, 34], 2, False),  # a 2 in the larger box too: it stands
+        ([48, 49, 48, 41], 3, False),  # 0.85 of the others' side: within perspective's spread, not asked
+        ([48, 34], 3, False),  # two dice: neither is the odd one
+    ],
+)
+def test_a_die_in_a_short_box_is_read_again_in_a_box_the_others_size(monkeypatch, sides, seen, reread):
+    """A box under ``SHORT_BOX`` of the middle die's side is read again, about its centre, at that side; where the
+    classifier sees another face first, the die is unread."""
+    from fantan_table.vision.classifier import CLASSES
+
+    asked = []
+
+    def probabilities(frame, boxes, profile):
+        asked.extend(boxes)
+        return np.array([np.eye(len(CLASSES))[CLASSES.index(seen)]] * len(boxes))
+
+    monkeypatch.setattr(reader, "faces_probabilities", probabilities)
+    dice = [_die(1, 60.0 * k, side=float(side)) for k, side in enumerate(sides[:-1])] + [_die(2, 300.0, side=sides[-1])]
+    out = reader._short_boxes_read_again(np.zeros((100, 400, 3), np.uint8), dice, Profile())
+    if len(sides) >= 3 and sides[-1] < reader.SHORT_BOX * 48:
+        assert asked == [((300.0, 10.0), (48.0, 48.0), 0.0)]
+    else:
+        assert not asked
+    if reread:
+        what = "no face" if seen is None else f"a {seen}"
+        assert out[-1] == reader.DieReading(
+            None,
+            (300.0, 10.0),
+            dice[-1].box,
+            0.0,
+            f"its box 71% the others' size; in a box their size the classifier sees {what}",
+        )
+        assert out[:-1] == dice[:-1]
+    else:
+        assert out == dice
