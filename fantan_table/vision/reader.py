@@ -600,8 +600,8 @@ def _odd_size(dice: Sequence[DieReading]) -> str | None:
 
 
 def _middle_side(dice: Sequence[DieReading]) -> float | None:
-    """The middle (median) of the dice's box sides, what ``SAME_SIZE`` and ``WEAK_SAME_SIZE`` are shares of; None
-    for fewer than three dice, where no die stands out as the odd one."""
+    """The middle (median) of the dice's box sides, what ``SAME_SIZE``, ``WEAK_SAME_SIZE`` and ``SHORT_BOX`` are
+    shares of; None for fewer than three dice, where no die stands out as the odd one."""
     if len(dice) < 3:
         return None
     return median(np.array([max(d.box[1]) for d in dice], np.float64))
