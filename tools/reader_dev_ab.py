@@ -9,23 +9,27 @@ half: the rolls the reader's docstrings quote ("on DEV ... turned N rolls unsure
 way the table reads them (with the count of dice, unless ``--no-count``). Sets, as NAME or NAME:FIRST-LAST:
 
 - ``stress``: stress scenes, seeds 600000-601499; ``wooden``: stress scenes with wooden dice, 650000-653509;
-- ``render``: render.py scenes 0-299 (four faces 0-6 drawn from seed [i, 7], the scene from seed 100000 + i);
+- ``render``: render.py scenes, seeds 100000-100299 (scene s shows four faces 0-6 drawn from [s - 100000, 7]);
 - ``byler``: byler's photos 121-150 (sorted by name; indices 120-149); ``photos``: dice-photos ``train``.
 
-The bench's measuring seeds (stress and wooden 900000 on, render.py 500000 on), byler's last 50 photos and
-dice-photos ``valid`` are refused. ``--try`` sets ``fantan_table.vision.reader.NAME`` in each worker; a roll is
-right, unsure, or WRONG (read ok, values not the truth's, in any order).
+Seeds from 900000 on (the bench's stress measuring seeds, and the networks' training seeds far above), render.py
+seeds from 500000 on and byler's last 50 photos are refused; dice-photos ``valid`` has no name here. ``--try``
+sets a constant defined in ``fantan_table/vision/reader.py`` itself, in each worker; a roll is right, unsure, or
+WRONG (read ok, values not the truth's, in any order).
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import multiprocessing
 import os
+import re
+import signal
 import sys
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
-from multiprocessing import Pool
 from pathlib import Path
 
 import cv2
@@ -35,86 +39,139 @@ from tqdm import tqdm
 from fantan_table.vision import reader
 from fantan_table.vision.dataset import read_labels
 from fantan_table.vision.render import random_faces, render_scene
-from fantan_table.vision.stress import stress_scene
+from fantan_table.vision.stress import MEASURING_SEEDS, stress_scene
+from fantan_table.vision.train import BYLER_TRAIN_PHOTOS
 
 ROOT = Path(__file__).resolve().parent.parent
+READER_SOURCE = ROOT / "fantan_table" / "vision" / "reader.py"
 RENDER_SEED = 100_000
-"""render.py DEV scene i is drawn from seed RENDER_SEED + i; the bench's scenes from 500000 on."""
+"""render.py DEV scene s shows faces drawn from [s - RENDER_SEED, 7]: the first DEV seed."""
+RENDER_MEASURING = 500_000
+"""bench_vision draws its render.py scenes from seeds 500000 on."""
 DEV: dict[str, range] = {
     "stress": range(600_000, 601_500),
     "wooden": range(650_000, 653_510),
-    "render": range(300),
+    "render": range(RENDER_SEED, RENDER_SEED + 300),
     "byler": range(120, 150),
 }
-MEASURING: dict[str, int] = {"stress": 900_000, "wooden": 900_000, "render": 500_000 - RENDER_SEED, "byler": 150}
-"""The first index of each set that belongs to the bench's measuring data (render.py's by its scene index)."""
+ALLOWED: dict[str, range] = {
+    "stress": range(0, MEASURING_SEEDS.start),
+    "wooden": range(0, MEASURING_SEEDS.start),
+    "render": range(RENDER_SEED, RENDER_MEASURING),
+    "byler": range(0, BYLER_TRAIN_PHOTOS),
+}
+"""What each set may read: never the bench's measuring data (nor, for stress, the training seeds above it)."""
+FOLDERS = {"byler": "dice-photos-byler/train", "photos": "dice-photos/train"}
 FACES = (0, 1, 2, 3, 4, 5, 6)
 
 
 class Refused(SystemExit):
-    """A set the DEV half may not read: say which and why."""
+    """A set or a change the DEV half may not read or try: say which and why."""
 
 
 @dataclass(frozen=True)
 class Roll:
     set: str
     index: int
+    """A seed (stress, wooden, render) or a photo's place among its folder's photos sorted by name."""
 
 
-def parse_set(spec: str) -> list[Roll]:
-    """``NAME`` or ``NAME:FIRST-LAST`` (both included) as rolls, measuring data refused."""
+def parse_set(spec: str, data: Path) -> list[Roll]:
+    """``NAME`` or ``NAME:FIRST-LAST`` (both included) as rolls; measuring data refused."""
     name, _, span = spec.partition(":")
     if name == "photos":
         if span:
             raise Refused("photos takes no range: it is all of dice-photos/train")
-        return [Roll("photos", -1)]
+        return [Roll("photos", i) for i in range(len(_photos(data, "photos")))]
     if name not in DEV:
         raise Refused(f"unknown set {name!r}: one of {', '.join([*DEV, 'photos'])}")
+    indices = DEV[name]
     if span:
-        try:
-            first, last = (int(x) for x in span.split("-"))
-        except ValueError:
-            raise Refused(
-                f"{spec!r}: give the range as FIRST-LAST, e.g. {name}:{DEV[name].start}-{DEV[name][9]}"
-            ) from None
-        indices = range(first, last + 1)
-    else:
-        indices = DEV[name]
-    if indices and max(indices) >= MEASURING[name]:
-        raise Refused(f"{spec!r} reaches the bench's measuring data ({name} from {MEASURING[name]}): never tune on it")
+        given = re.fullmatch(r"(\d+)-(\d+)", span)
+        if not given or int(given[1]) > int(given[2]):
+            example = f"{name}:{DEV[name].start}-{DEV[name].start + 9}"
+            raise Refused(f"{spec!r}: give the range as FIRST-LAST, FIRST no more than LAST, e.g. {example}")
+        indices = range(int(given[1]), int(given[2]) + 1)
+    allowed = ALLOWED[name]
+    if indices.start < allowed.start or indices.stop > allowed.stop:
+        raise Refused(
+            f"{spec!r} leaves {name}'s DEV data ({allowed.start}-{allowed.stop - 1}): the rest is the bench's measuring"
+            " data, or none at all; never tune on it"
+        )
+    if name == "byler":
+        _photos(data, "byler")  # refused here, not in a worker, if they are not there
     return [Roll(name, i) for i in indices]
 
 
-def parse_try(spec: str) -> tuple[str, float]:
-    """``NAME=VALUE`` for a numeric constant of ``fantan_table.vision.reader``."""
-    name, _, value = spec.partition("=")
-    current = getattr(reader, name, None)
-    if not name.isupper() or isinstance(current, bool) or not isinstance(current, int | float):
-        raise Refused(f"{name!r} is not one of the reader's numeric constants (as APART or CLASSIFIER_ALONE)")
+def _photos(data: Path, name: str) -> list[Path]:
+    folder = data / FOLDERS[name]
+    if not (folder / "labels.csv").is_file():
+        raise Refused(f"no labelled photos in {folder}: pass --data (the folder holding {FOLDERS[name].split('/')[0]})")
+    return [sample.image for sample in sorted(read_labels(folder), key=lambda s: s.image.name)]
+
+
+def reader_constants() -> dict[str, int | float]:
+    """The numeric constants ``reader.py`` defines at its top level and reads when it runs: not those it imports
+    (setting the reader's copy would not reach the module they belong to) nor those used as default arguments
+    (fixed when the function was defined)."""
+    tree = ast.parse(READER_SOURCE.read_text())
+    defined = {
+        target.id
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name) and target.id.isupper()
+    }
+    defaults = {
+        d.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef)
+        for d in [*node.args.defaults, *node.args.kw_defaults]
+        if isinstance(d, ast.Name)
+    }
+    return {
+        name: value
+        for name in sorted(defined - defaults)
+        if isinstance(value := getattr(reader, name), int | float) and not isinstance(value, bool)
+    }
+
+
+def parse_try(spec: str) -> tuple[str, int | float]:
+    """``NAME=VALUE`` for one of ``reader_constants``, the value of the constant's own type."""
+    name, _, text = spec.partition("=")
+    constants = reader_constants()
+    if name not in constants:
+        raise Refused(f"{name!r} is not one of the reader's own numeric constants: {', '.join(constants)}")
+    current = constants[name]
     try:
-        return name, float(value)
+        value = float(text)
     except ValueError:
         raise Refused(f"{spec!r}: the value must be a number, as {name}={current}") from None
+    if isinstance(current, int):
+        if not value.is_integer():
+            raise Refused(f"{spec!r}: {name} is a whole number ({current})")
+        return name, int(value)
+    return name, value
 
 
 def pictures(roll: Roll, data: Path) -> Iterator[tuple[str, np.ndarray, tuple[int, ...]]]:
-    """(label, picture, truth) of a roll; ``photos`` stands for every picture of dice-photos/train."""
+    """(label, picture, truth) of a roll (one picture; an iterator so a roll that is no picture could yield none)."""
+    if roll.index not in ALLOWED.get(roll.set, range(roll.index + 1)):
+        raise Refused(f"{roll} is not DEV data")  # parse_set refuses it first; this guards every other caller
     if roll.set in ("stress", "wooden"):
         stressed = stress_scene(roll.index, wooden=roll.set == "wooden")
         yield f"{roll.set} {roll.index}", stressed.image, tuple(stressed.values)
     elif roll.set == "render":
-        values = random_faces(np.random.default_rng([roll.index, 7]), 4, FACES)
-        rendered = render_scene(values, RENDER_SEED + roll.index)
+        values = random_faces(np.random.default_rng([roll.index - RENDER_SEED, 7]), 4, FACES)
+        rendered = render_scene(values, roll.index)
         yield f"render {roll.index}", rendered.image, tuple(rendered.values)
     else:
-        folder = data / ("dice-photos-byler/train" if roll.set == "byler" else "dice-photos/train")
-        samples = sorted(read_labels(folder), key=lambda s: s.image.name)
-        chosen = [samples[roll.index]] if roll.set == "byler" else samples
-        for sample in chosen:
-            picture = cv2.imread(str(sample.image))
-            if picture is None:
-                raise OSError(f"cannot read {sample.image}: is the photo there and whole?")
-            yield f"{roll.set} {sample.image.name}", picture, tuple(sample.values)
+        folder = data / FOLDERS[roll.set]
+        sample = sorted(read_labels(folder), key=lambda s: s.image.name)[roll.index]
+        picture = cv2.imread(str(sample.image))
+        if picture is None:
+            raise OSError(f"cannot read {sample.image}: is the photo there and whole?")
+        yield f"{roll.set} {sample.image.name}", picture, tuple(sample.values)
 
 
 def state(reading: reader.Reading, truth: tuple[int, ...]) -> str:
@@ -127,8 +184,8 @@ def state(reading: reader.Reading, truth: tuple[int, ...]) -> str:
 class _Job:
     data: Path
     count: bool
-    values: tuple[tuple[str, float], ...]
-    """The reader constant as it is, then as tried (``--try``); empty to read once as it is."""
+    change: tuple[str, int | float, int | float] | None
+    """A constant's name, its value as it is, and as tried (``--try``): each picture is read with both."""
 
 
 _job: _Job | None = None
@@ -136,7 +193,8 @@ _job: _Job | None = None
 
 def _start(job: _Job) -> None:
     global _job
-    cv2.setNumThreads(1)  # one core a worker, as the bench times the reader
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle: it stops the pool
+    cv2.setNumThreads(1)  # one core a worker, as the table's reader runs
     _job = job
 
 
@@ -144,19 +202,21 @@ Seen = tuple[str, tuple[int, ...], str]
 """A roll's state (right, unsure or WRONG), the values read and the reader's message."""
 
 
-def _read(roll: Roll) -> list[tuple[str, tuple[int, ...], list[Seen]]]:
+def _read(roll: Roll) -> tuple[list[tuple[str, tuple[int, ...], list[Seen]]], int]:
+    """Each picture's readings (one, or as it is and as tried) and how many readings failed on a bug."""
     assert _job is not None, "a worker reads only once _start has run"
+    failed = sum(reader.FAILURES.values())
     out = []
     for label, picture, truth in pictures(roll, _job.data):
         expect = len(truth) if _job.count else None
         readings: list[Seen] = []
-        for name, value in _job.values or (("", 0.0),):
-            if name:
-                setattr(reader, name, value)
+        for value in _job.change[1:] if _job.change else (None,):
+            if _job.change:
+                setattr(reader, _job.change[0], value)
             r = reader.read_dice(picture, None, expect)
             readings.append((state(r, truth), r.values, r.message))
         out.append((label, truth, readings))
-    return out
+    return out, sum(reader.FAILURES.values()) - failed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -167,28 +227,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--procs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
-    rolls = [roll for spec in (args.sets or [*DEV, "photos"]) for roll in parse_set(spec)]
-    change = parse_try(args.change) if args.change else None
-    if any(r.set in ("byler", "photos") for r in rolls) and not (args.data / "dice-photos").is_dir():
-        raise Refused(f"no photos under {args.data}: pass --data (the folder holding dice-photos), or leave them out")
-    values = ((change[0], float(getattr(reader, change[0]))), change) if change else ()
+    rolls = [roll for spec in (args.sets or [*DEV, "photos"]) for roll in parse_set(spec, args.data)]
+    change = None
+    if args.change:
+        name, value = parse_try(args.change)
+        change = (name, reader_constants()[name], value)
     tally: Counter[tuple[str, str, str]] = Counter()
+    failed = 0
+    # fork: the workers inherit this module as loaded, however it was (tests load it from its path)
+    context = multiprocessing.get_context("fork")
     with (
-        Pool(max(1, args.procs), _start, (_Job(args.data, not args.no_count, values),)) as pool,
+        context.Pool(max(1, args.procs), _start, (_Job(args.data, not args.no_count, change),)) as pool,
         tqdm(total=len(rolls), unit="roll", file=sys.stderr) as bar,
     ):
-        for results in pool.imap(_read, rolls, chunksize=4):
-            bar.update()
-            for label, truth, readings in results:
-                before, after = readings[0], readings[-1]
-                tally[(label.split()[0], before[0], after[0])] += 1
-                if change and (before[0] != after[0] or before[1] != after[1]):
-                    tqdm.write(f"CHANGE {label} {truth}: {before[0]} {before[1]} -> {after[0]} {after[1]} {after[2]}")
-                elif after[0] == "WRONG":
-                    tqdm.write(f"WRONG {label} {truth}: read {after[1]}")
+        try:
+            for results, failures in pool.imap(_read, rolls, chunksize=4):
+                bar.update()
+                failed += failures
+                for label, truth, readings in results:
+                    before, after = readings[0], readings[-1]
+                    tally[(label.split()[0], before[0], after[0])] += 1
+                    if change and (before[0] != after[0] or sorted(before[1]) != sorted(after[1])):
+                        tqdm.write(
+                            f"CHANGE {label} {truth}: {before[0]} {before[1]} -> {after[0]} {after[1]} {after[2]}"
+                        )
+                    elif after[0] == "WRONG":
+                        tqdm.write(f"WRONG {label} {truth}: read {after[1]}")
+        except KeyboardInterrupt:
+            pool.terminate()
+            print(f"stopped after {bar.n} of {len(rolls)} rolls; the tally so far:")
     for (set_name, was, now), n in sorted(tally.items()):
         print(f"{set_name:7} {was:6}" + (f" -> {now:6}" if change else "") + f" {n:6}")
-    return 0
+    if failed:
+        print(
+            f"{failed} readings failed on a bug (logged above): the tally does not measure the reader", file=sys.stderr
+        )
+        return 1
+    return 130 if bar.n < len(rolls) else 0
 
 
 if __name__ == "__main__":
