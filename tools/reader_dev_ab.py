@@ -200,9 +200,11 @@ def _start(job: _Job) -> None:
 
 Seen = tuple[str, tuple[int, ...], str]
 """A roll's state (right, unsure or WRONG), the values read and the reader's message."""
+Read = tuple[list[tuple[str, tuple[int, ...], list[Seen]]], int]
+"""A roll's pictures (label, truth, readings) and how many of its readings failed on a bug."""
 
 
-def _read(roll: Roll) -> tuple[list[tuple[str, tuple[int, ...], list[Seen]]], int]:
+def _read(roll: Roll) -> Read:
     """Each picture's readings (one, or as it is and as tried) and how many readings failed on a bug."""
     assert _job is not None, "a worker reads only once _start has run"
     failed = sum(reader.FAILURES.values())
@@ -217,6 +219,24 @@ def _read(roll: Roll) -> tuple[list[tuple[str, tuple[int, ...], list[Seen]]], in
             readings.append((state(r, truth), r.values, r.message))
         out.append((label, truth, readings))
     return out, sum(reader.FAILURES.values()) - failed
+
+
+def _results(rolls: list[Roll], job: _Job, procs: int) -> Iterator[Read]:
+    """Each roll's readings, in order: read here one by one for ``procs`` 1, else by that many worker processes.
+    Workers are spawned, not forked: a fork copies whatever locks the parent's threads hold (a test run's, say) and
+    can hang on them."""
+    global _job
+    if procs <= 1:
+        _job = job
+        try:
+            yield from map(_read, rolls)
+        finally:
+            _job = None
+            if job.change:
+                setattr(reader, job.change[0], job.change[1])  # this process reads on with the reader as it was
+        return
+    with multiprocessing.get_context("spawn").Pool(procs, _start, (job,)) as pool:
+        yield from pool.imap(_read, rolls, chunksize=4)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -234,14 +254,10 @@ def main(argv: list[str] | None = None) -> int:
         change = (name, reader_constants()[name], value)
     tally: Counter[tuple[str, str, str]] = Counter()
     failed = 0
-    # fork: the workers inherit this module as loaded, however it was (tests load it from its path)
-    context = multiprocessing.get_context("fork")
-    with (
-        context.Pool(max(1, args.procs), _start, (_Job(args.data, not args.no_count, change),)) as pool,
-        tqdm(total=len(rolls), unit="roll", file=sys.stderr) as bar,
-    ):
+    job = _Job(args.data, not args.no_count, change)
+    with tqdm(total=len(rolls), unit="roll", file=sys.stderr) as bar:
         try:
-            for results, failures in pool.imap(_read, rolls, chunksize=4):
+            for results, failures in _results(rolls, job, args.procs):
                 bar.update()
                 failed += failures
                 for label, truth, readings in results:
@@ -253,8 +269,7 @@ def main(argv: list[str] | None = None) -> int:
                         )
                     elif after[0] == "WRONG":
                         tqdm.write(f"WRONG {label} {truth}: read {after[1]}")
-        except KeyboardInterrupt:
-            pool.terminate()
+        except KeyboardInterrupt:  # the pool, if any, is stopped on the way out of _results
             print(f"stopped after {bar.n} of {len(rolls)} rolls; the tally so far:")
     for (set_name, was, now), n in sorted(tally.items()):
         print(f"{set_name:7} {was:6}" + (f" -> {now:6}" if change else "") + f" {n:6}")
