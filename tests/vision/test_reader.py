@@ -1223,3 +1223,59 @@ def test_a_die_in_a_short_box_is_read_again_in_a_box_the_others_size(monkeypatch
         assert out[:-1] == dice[:-1]
     else:
         assert out == dice
+
+
+@pytest.mark.parametrize(("p1", "stands"), [(reader.ONE_GROWN_SURE, True), (0.94, False), (0.5, False)])
+def test_a_one_like_a_glint_is_read_again_in_a_larger_box(monkeypatch, p1, stands):
+    """Each die read as a 1 whose mark looks like a glint, and only those, is read again about the same centre in a
+    box ``ONE_GROWN`` times as large (both sides of an outline's box); under ``ONE_GROWN_SURE`` there it is
+    unread."""
+    asked = []
+
+    def probabilities(frame, boxes, profile):
+        asked.extend(boxes)
+        return np.array([_probabilities(p1=p1, p0=1 - p1)] * len(boxes))
+
+    monkeypatch.setattr(reader, "faces_probabilities", probabilities)
+    monkeypatch.setattr(reader, "_glint_like", lambda face: True)
+    outline = reader.DieReading(1, (200.0, 10.0), ((200.0, 10.0), (40.0, 30.0), 12.0), 0.9, None)
+    dice = [_die(3, 0.0, side=40.0), _die(1, 100.0, side=40.0), outline, _die(None, 300.0, "faint", side=40.0)]
+    out = reader._ones_read_again(np.zeros((100, 400, 3), np.uint8), dice, Profile())
+    grown = 40.0 * reader.ONE_GROWN
+    assert asked == [((100.0, 10.0), (grown, grown), 0.0), ((200.0, 10.0), (grown, 30.0 * reader.ONE_GROWN), 12.0)]
+    if stands:
+        assert out == dice
+    else:
+        assert [d.value for d in out] == [3, None, None, None]
+        assert out[1].box == dice[1].box and out[1].problem.startswith("read as a 1, but in a box 1.15 times as large")
+        assert f"{p1:.0%}" in out[1].problem
+
+
+def test_a_one_unlike_a_glint_and_a_roll_without_a_one_ask_no_more(monkeypatch):
+    monkeypatch.setattr(reader, "faces_probabilities", lambda *args: pytest.fail("asked"))
+    dice = [_die(v, 50.0 * v, side=40.0) for v in (2, 3, 0)]
+    assert reader._ones_read_again(np.zeros((100, 400, 3), np.uint8), dice, Profile()) == dice
+    ones = [_die(1, 50.0, side=40.0)]  # a black frame: no mark at all, so none like a glint
+    assert reader._ones_read_again(np.zeros((100, 400, 3), np.uint8), ones, Profile()) == ones
+
+
+@pytest.mark.parametrize(
+    ("pip", "glint_like"),
+    [((255, 255, 255), True), ((200, 170, 140), True), ((0, 220, 255), False), ((20, 20, 20), False)],
+)
+def test_a_light_mark_no_more_colourful_than_the_face_is_glint_like(pip, glint_like):
+    """White or a paler blue on a blue die is how a glint looks; a yellow pip is more colourful, a black one darker."""
+    assert reader._glint_like(pipped_face(64, (150, 80, 20), pip, 1, 0.16)) is glint_like
+    assert reader._glint_like(np.full((64, 64, 3), (150, 80, 20), np.uint8)) is False
+
+
+@pytest.mark.parametrize("seed", [610434, 611676, 612962, 613425])
+def test_a_glint_on_a_blank_is_not_read_as_a_one(seed):
+    """Stress DEV rolls once read ok and wrong: a blank die (red, brown, blue, black) whose gloss spot, in the middle
+    of its face, was counted as one light pip (or read by the classifier alone) and the die read as a 1."""
+    from fantan_table.vision.stress import stress_scene
+
+    scene = stress_scene(seed)
+    reading = read_dice(scene.image, None, 4)
+    assert 0 in scene.values
+    assert reading.status is not Status.OK or sorted(reading.values) == sorted(scene.values), reading
