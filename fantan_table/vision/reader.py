@@ -595,10 +595,10 @@ Of the boxes tried on DEV for the 1s like a glint read ok (1.15 and 0.87 times a
 each way, turned 45 degrees), this one lost the fewest real 1s (5 of 416 under 0.95) while the four blanks' 1 fell
 under 0.95 in it."""
 ONE_GROWN_SURE = 0.95
-"""A die read as a 1 whose strongest mark looks like a glint (lighter than the face, no more colourful) stands only where
-the classifier, asked again in a box ``ONE_GROWN`` times its own about the same centre, still gives the 1 at least
-this. A gloss spot in the middle of a blank die is one light mark of a pip's size; the count takes it for a 1's pip,
-and the classifier too gives the 1 0.976-0.999 in the die's own box, over ``ONE_MARK_SURE`` (and, read alone,
+"""A die read as a 1 whose strongest mark looks like a glint (lighter than the face, no more colourful) stands only
+where the classifier, asked again in a box ``ONE_GROWN`` times its own about the same centre, still gives the 1 at
+least this. A gloss spot in the middle of a blank die is one light mark of a pip's size; the count takes it for a
+1's pip, and the classifier too gives the 1 0.976-0.999 in the die's own box, over ``ONE_MARK_SURE`` (and, read alone,
 ``CLASSIFIER_ALONE``). Neither the spot's shape, softness nor strength told it from a real 1's pip on DEV. In the
 larger box the classifier gave those four blanks' 1 0.64-0.94, and 5 of 416 real 1s like a glint less than 0.95
 (stress 610000-613999, wooden 650000-651499, render.py 100000-100299). Read through the reader on DEV with the count
