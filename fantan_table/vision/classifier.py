@@ -233,6 +233,16 @@ def die_crop(frame_bgr: np.ndarray, box: RotatedBox) -> np.ndarray:
     return normalise(cv2.cvtColor(patch, cv2.COLOR_BGR2Lab).astype(np.float32))
 
 
+SYMMETRIES: Final = 8
+"""A square's symmetries: four quarter turns, each mirrored or not."""
+
+
+def symmetries(crop: np.ndarray) -> np.ndarray:
+    """A (CROP_PX, CROP_PX, CHANNELS) crop in each of the ``SYMMETRIES``, the crop itself first: its quarter turns,
+    and theirs mirrored. A die's face has no up and no handedness, so each shows the same face."""
+    return np.stack([np.rot90(side, turns) for side in (crop, crop[:, ::-1]) for turns in range(4)])
+
+
 def normalise(lab: np.ndarray) -> np.ndarray:
     """Ink and colour-distance channels of a (CROP_PX, CROP_PX, 3) Lab crop, marks positive, contrast 1."""
     lo, hi = round(INNER * CROP_PX), round((1 - INNER) * CROP_PX)

@@ -11,12 +11,14 @@ from fantan_table.vision.classifier import (
     CLASSES,
     CROP_PX,
     FORMAT_VERSION,
+    SYMMETRIES,
     FaceModel,
     FaceModelError,
     die_crop,
     features,
     fit_temperature,
     reliability,
+    symmetries,
     train,
 )
 from fantan_table.vision.train import synthetic_examples
@@ -162,6 +164,17 @@ def test_no_crops_give_no_probabilities(small):
     model, _, _ = small
     assert model.probabilities(np.zeros((0, CROP_PX, CROP_PX, CHANNELS), np.float32)).shape == (0, len(CLASSES))
     assert features(np.zeros((0, CROP_PX, CROP_PX, CHANNELS))).shape[0] == 0
+
+
+def test_a_crops_symmetries_are_its_eight_turns_and_mirror_images_itself_first():
+    crop = np.arange(CROP_PX * CROP_PX * CHANNELS, dtype=np.float32).reshape(CROP_PX, CROP_PX, CHANNELS)
+    turned = symmetries(crop)
+    assert turned.shape == (SYMMETRIES, CROP_PX, CROP_PX, CHANNELS) and np.array_equal(turned[0], crop)
+    as_bytes = {t.tobytes() for t in turned}
+    assert len(as_bytes) == SYMMETRIES == 8  # no two alike: a crop with no symmetry of its own
+    for t in turned:  # a group: turned or mirrored again, each is still one of them
+        assert np.rot90(t).tobytes() in as_bytes and t[:, ::-1].tobytes() in as_bytes
+        assert np.array_equal(np.sort(t, axis=None), np.sort(crop, axis=None))  # the same pixels, moved
 
 
 def test_training_refuses_crops_without_labels():
