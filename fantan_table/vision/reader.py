@@ -23,7 +23,7 @@ import enum
 import logging
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from ..rules.dice import open_number
-from .classifier import CLASSES, NOT_A_FACE, builtin_model, die_crop
+from .classifier import CLASSES, NOT_A_FACE, SYMMETRIES, builtin_model, die_crop, symmetries
 from .finder import builtin_finder, remembering_maps, wholly_inside
 from .marks import Mark, Marks, find_marks
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
@@ -55,6 +55,25 @@ at 0.99 953, six wrong (0.6 %: a blank die's gloss spot as a 1, a real 4 as a 5,
 than a roll's four dice can bear. Scene by scene the count of dice caught most of those, and 0.99 read 61 % of
 the DEV stress scenes exactly against 49 %: a measure that hid the risk, and the bench's render.py scenes then
 showed it (two blank dice's glare spots read as 1s at 0.99 and 0.998)."""
+TURNED_ASKED = 1 - SYMMETRIES * (1 - CLASSIFIER_ALONE)
+"""Where the built-in classifier gives a die the count could not read a face of two pips or more at least this (0.992),
+but less than ``CLASSIFIER_ALONE``, it is asked again of the crop turned and mirrored (``turned_probabilities``),
+and reads the die alone where its mean probability over the ``SYMMETRIES`` reaches ``CLASSIFIER_ALONE``. This is the
+least the crop as it lies may give for that mean to reach the bar, the others giving at most 1: below it the
+answer is known.
+
+A network errs on one crop partly by its pixels' accident, and the same face turned or mirrored errs otherwise. Die
+by die on DEV (stress 600000-601499 and 610000-612499, wooden 650000-651499) 135 dice were read this way, none
+wrong. Through the reader with the count (``tools/reader_dev_ab.py``) it read 22 more stress rolls right (of 4,000:
+600000-601499, 610000-612499) and 32 more wooden ones (of 5,510: 650000-653509, 654000-655999), none wrong; render.py
+100000-100299, byler 121-150 and dice-photos train did not change. With no count (stress 600000-601499, wooden
+650000-653509), 1 more stress roll and 6 more wooden ones, none wrong. It costs 0.7 ms a stress DEV frame and
+nothing measurable on a render.py one.
+
+Not kept: asking 1s too (one mark in the middle looks the same turned, and so does a glint; with them a stress roll
+went wrong, 610824, a real 1 read this way and a blank's gloss spot counted as a 1); and pooling the eight as the two
+networks are, by a renormalised geometric mean, which is surer than its surest reading where each lays its doubt
+on another face (it read 315 dice, one wrong: a fifth box beside a die, 612280, read as a 6)."""
 MARKS_AGREE_SURE = 0.99
 """Where the count saw as many pip-like marks as the classifier's first face but could not read them as that face
 (their layout off the face's pattern, or pips that differ from the face in colour more than in lightness), the
@@ -1217,6 +1236,15 @@ def faces_probabilities(frame: np.ndarray, boxes: Sequence[RotatedBox], profile:
     return np.asarray(model.probabilities(np.stack([die_crop(frame, box) for box in boxes])))
 
 
+def turned_probabilities(frame: np.ndarray, box: RotatedBox, upright: np.ndarray) -> np.ndarray:
+    """The built-in classifier's probabilities for the die in ``box``, averaged over its crop's eight symmetries
+    (quarter turns, mirrored or not: each shows the same face); ``upright`` are those of the crop as it is, already
+    asked. An average is no surer than its surest reading, so it is held to the bar of one (a geometric mean,
+    renormalised, is not: eight readings 99 % sure that each lay their doubt on another face pool to 99.9999 %)."""
+    others = np.asarray(builtin_model().probabilities(symmetries(die_crop(frame, box))[1:]))
+    return np.asarray(np.vstack([upright[None], others]).mean(axis=0))
+
+
 def _unscaled(box: RotatedBox, scale: float) -> RotatedBox:
     (cx, cy), (w, h), angle = box
     return (cx / scale, cy / scale), (w / scale, h / scale), angle
@@ -1256,17 +1284,24 @@ def _read_die(
             (value, confidence, face_problem), read_top_face(frame, full_box, profile)
         )
     if probabilities is not None:
+        upright = probabilities  # as narrowed here, for the closure
         value, confidence, face_problem = _with_classifier(
             (value, confidence, face_problem),
             probabilities,
             profile.contradicted,
             alone=found_score is None or found_score >= ALONE_FOUND_SURE,
+            # asked of the built-in networks alone: a table's own model learned no mirror images
+            turned=None if profile.classifier is not None else lambda: turned_probabilities(frame, full_box, upright),
         )
     return DieReading(value, center, full_box, confidence, face_problem)
 
 
 def _with_classifier(
-    read: tuple[int | None, float, str | None], probabilities: np.ndarray, contradicted: float, alone: bool = False
+    read: tuple[int | None, float, str | None],
+    probabilities: np.ndarray,
+    contradicted: float,
+    alone: bool = False,
+    turned: Callable[[], np.ndarray] | None = None,
 ) -> tuple[int | None, float, str | None]:
     """The pip count, unless the learned classifier, which sees the whole crop rather than the marks the count
     picked out, sees another face first: the two fail differently (a blurred pip the count missed, a tile's edge
@@ -1286,6 +1321,9 @@ def _with_classifier(
     the count could not read the die at all (pips too small or too blurred to count), a classifier at least
     ``CLASSIFIER_ALONE`` sure of a face with marks reads it alone, if ``alone`` (a box the network found surely,
     or a clean outline's); at least ``MARKS_AGREE_SURE`` sure where the count saw as many marks as that face's pips.
+    Short of ``CLASSIFIER_ALONE`` but at least ``TURNED_ASKED`` sure of a face of two pips or more, and not read by
+    the marks, ``turned`` (the mean probabilities over the crop's symmetries) is asked, and reads it alone if that
+    reaches ``CLASSIFIER_ALONE``. Never a 1: one mark in the middle looks alike turned or mirrored, a glint too.
 
     Never alone a face with more pips than marks the count saw where they lie exactly as the pips of a face with
     that many (``MarksSeen.whole_face``: pips that differ from the face in colour alone): the pips it needs
@@ -1298,11 +1336,17 @@ def _with_classifier(
     if counted is None:
         p_best = float(probabilities[CLASSES.index(best)])
         seen = read[2] if isinstance(read[2], MarksSeen) else None
-        if alone and best is not None and best != 0 and p_best >= CLASSIFIER_ALONE:
-            if seen is not None and seen.whole_face and best > seen.marks:
-                return None, 0.0, f"{seen}; they lie as a {seen.marks}'s pips, but the learned classifier sees {best}"
-            return best, p_best, None  # the count could not tell; the classifier, sure, reads it alone
-        if alone and seen is not None and seen.marks == best and seen.marks > 1 and p_best >= MARKS_AGREE_SURE:
+        by_marks = alone and seen is not None and seen.marks == best and seen.marks > 1 and p_best >= MARKS_AGREE_SURE
+        if alone and best is not None and best != 0:
+            sure = p_best
+            if turned is not None and best != 1 and not by_marks and TURNED_ASKED <= p_best < CLASSIFIER_ALONE:
+                sure = float(turned()[CLASSES.index(best)])
+            if sure >= CLASSIFIER_ALONE:
+                if seen is not None and seen.whole_face and best > seen.marks:
+                    lie_as = f"they lie as a {seen.marks}'s pips"
+                    return None, 0.0, f"{seen}; {lie_as}, but the learned classifier sees {best}"
+                return best, sure, None  # the count could not tell; the classifier, sure, reads it alone
+        if by_marks:
             return best, p_best, None  # as many marks as the face has pips, though not in its pattern
         return read
     if counted == 0:
