@@ -58,9 +58,8 @@ showed it (two blank dice's glare spots read as 1s at 0.99 and 0.998)."""
 TURNED_ASKED = 1 - SYMMETRIES * (1 - CLASSIFIER_ALONE)
 """Where the built-in classifier gives a die the count could not read a face of two pips or more at least this (0.992),
 but less than ``CLASSIFIER_ALONE``, it is asked again of the crop turned and mirrored (``turned_probabilities``),
-and reads the die alone where its mean probability over the ``SYMMETRIES`` reaches ``CLASSIFIER_ALONE``. This is the
-least the crop as it lies may give for that mean to reach the bar, the others giving at most 1: below it the
-answer is known.
+and reads the die alone where its mean probability over the ``SYMMETRIES`` reaches ``CLASSIFIER_ALONE``. Below this
+the mean cannot reach the bar: each of the eight must be at least this, the others giving at most 1.
 
 A network errs on one crop partly by its pixels' accident, and the same face turned or mirrored errs otherwise. Die
 by die on DEV (stress 600000-601499 and 610000-612499, wooden 650000-651499) 135 dice were read this way, none
@@ -70,10 +69,11 @@ wrong. Through the reader with the count (``tools/reader_dev_ab.py``) it read 22
 650000-653509), 1 more stress roll and 6 more wooden ones, none wrong. It costs 0.7 ms a stress DEV frame and
 nothing measurable on a render.py one.
 
-Not kept: asking 1s too (one mark in the middle looks the same turned, and so does a glint; with them a stress roll
-went wrong, 610824, a real 1 read this way and a blank's gloss spot counted as a 1); and pooling the eight as the two
-networks are, by a renormalised geometric mean, which is surer than its surest reading where each lays its doubt
-on another face (it read 315 dice, one wrong: a fifth box beside a die, 612280, read as a 6)."""
+Not kept: asking 1s too (a 1's commonest error, a blank's gloss spot, is as symmetric as its pip, so turning it
+adds no evidence against it; with 1s, stress 610824 went wrong: a real 1 read this way no longer hid the roll's blank
+whose gloss spot was counted as a 1); and pooling the eight as the two networks are, by a renormalised geometric
+mean, which is surer than its surest reading where each lays its doubt on another face (it read 315 dice, one
+wrong: a fifth box beside a die, 612280, read as a 6)."""
 MARKS_AGREE_SURE = 0.99
 """Where the count saw as many pip-like marks as the classifier's first face but could not read them as that face
 (their layout off the face's pattern, or pips that differ from the face in colour more than in lightness), the
@@ -1240,7 +1240,8 @@ def turned_probabilities(frame: np.ndarray, box: RotatedBox, upright: np.ndarray
     """The built-in classifier's probabilities for the die in ``box``, averaged over its crop's eight symmetries
     (quarter turns, mirrored or not: each shows the same face); ``upright`` are those of the crop as it is, already
     asked. An average is no surer than its surest reading, so it is held to the bar of one (a geometric mean,
-    renormalised, is not: eight readings 99 % sure that each lay their doubt on another face pool to 99.9999 %)."""
+    renormalised, is not: eight readings 99 % sure that each lay their doubt on another face pool to well over
+    99.9 %)."""
     others = np.asarray(builtin_model().probabilities(symmetries(die_crop(frame, box))[1:]))
     return np.asarray(np.vstack([upright[None], others]).mean(axis=0))
 
@@ -1284,7 +1285,7 @@ def _read_die(
             (value, confidence, face_problem), read_top_face(frame, full_box, profile)
         )
     if probabilities is not None:
-        upright = probabilities  # as narrowed here, for the closure
+        upright = probabilities  # not None: mypy does not carry that narrowing into the lambda
         value, confidence, face_problem = _with_classifier(
             (value, confidence, face_problem),
             probabilities,
@@ -1322,8 +1323,9 @@ def _with_classifier(
     ``CLASSIFIER_ALONE`` sure of a face with marks reads it alone, if ``alone`` (a box the network found surely,
     or a clean outline's); at least ``MARKS_AGREE_SURE`` sure where the count saw as many marks as that face's pips.
     Short of ``CLASSIFIER_ALONE`` but at least ``TURNED_ASKED`` sure of a face of two pips or more, and not read by
-    the marks, ``turned`` (the mean probabilities over the crop's symmetries) is asked, and reads it alone if that
-    reaches ``CLASSIFIER_ALONE``. Never a 1: one mark in the middle looks alike turned or mirrored, a glint too.
+    the marks, ``turned`` (the mean probabilities over the crop's symmetries; None for a table's own model) is
+    asked, and reads it alone, with that mean as its confidence, if that reaches ``CLASSIFIER_ALONE``. Never a 1:
+    a blank's gloss spot is as symmetric as a 1's pip.
 
     Never alone a face with more pips than marks the count saw where they lie exactly as the pips of a face with
     that many (``MarksSeen.whole_face``: pips that differ from the face in colour alone): the pips it needs
@@ -1338,11 +1340,13 @@ def _with_classifier(
         seen = read[2] if isinstance(read[2], MarksSeen) else None
         by_marks = alone and seen is not None and seen.marks == best and seen.marks > 1 and p_best >= MARKS_AGREE_SURE
         if alone and best is not None and best != 0:
+            vetoed = seen is not None and seen.whole_face and best > seen.marks
             sure = p_best
-            if turned is not None and best != 1 and not by_marks and TURNED_ASKED <= p_best < CLASSIFIER_ALONE:
+            all_but_sure = best != 1 and not (by_marks or vetoed) and TURNED_ASKED <= p_best < CLASSIFIER_ALONE
+            if turned is not None and all_but_sure:
                 sure = float(turned()[CLASSES.index(best)])
             if sure >= CLASSIFIER_ALONE:
-                if seen is not None and seen.whole_face and best > seen.marks:
+                if vetoed and seen is not None:
                     lie_as = f"they lie as a {seen.marks}'s pips"
                     return None, 0.0, f"{seen}; {lie_as}, but the learned classifier sees {best}"
                 return best, sure, None  # the count could not tell; the classifier, sure, reads it alone
