@@ -63,6 +63,14 @@ ALLOWED: dict[str, range] = {
 """What each set may read: never the bench's measuring data (nor, for stress, the training seeds above it)."""
 FOLDERS = {"byler": "dice-photos-byler/train", "photos": "dice-photos/train"}
 FACES = (0, 1, 2, 3, 4, 5, 6)
+RELABELLED: dict[str, tuple[tuple[int, ...], str]] = {
+    "IMG_20191209_095954.jpg": (
+        (1, 2, 3, 5, 5),
+        "labelled 1 2 2 5 5, but the die boxed at (220-260, 319-359) in its boxes.json shows three pips on a diagonal",
+    ),
+}
+"""DEV photos whose label is wrong, as the photo shows them and why: each was looked at, die by die. Reported as
+WRONG, a right reading cost the next reader of the tally a look at the photo."""
 
 
 class Refused(SystemExit):
@@ -171,7 +179,8 @@ def pictures(roll: Roll, data: Path) -> Iterator[tuple[str, np.ndarray, tuple[in
         picture = cv2.imread(str(sample.image))
         if picture is None:
             raise OSError(f"cannot read {sample.image}: is the photo there and whole?")
-        yield f"{roll.set} {sample.image.name}", picture, tuple(sample.values)
+        truth = RELABELLED[sample.image.name][0] if sample.image.name in RELABELLED else tuple(sample.values)
+        yield f"{roll.set} {sample.image.name}", picture, truth
 
 
 def state(reading: reader.Reading, truth: tuple[int, ...]) -> str:
