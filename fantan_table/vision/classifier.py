@@ -178,14 +178,22 @@ def builtin_model() -> FaceReader:
     asked together.
 
     Both networks, trained at the learned finder's boxes too, read the DEV sets better than this module's numpy
-    model (``BUILTIN_PATH``), which stays for tables whose calibration trained their own; together they are safer
-    than either (``cnn.CnnEnsemble``). In ``tools/faces_dev_report.py`` the pair's rows with hundreds of dice meet
+    model (``BUILTIN_PATH``), which stays for tables whose calibration trained their own and as the reader's second
+    opinion of another kind (``builtin_feature_model``). The two networks together are safer than either
+    (``cnn.CnnEnsemble``). In ``tools/faces_dev_report.py`` the pair's rows with hundreds of dice meet
     their levels; byler's rows of 24-61 dice miss 99 % by one or two dice (one is a label error), as the pair
     before did.
     """
     from .cnn import BUILTIN_PATHS, CnnEnsemble  # cnn builds on this module: imported when first asked for
 
     return CnnEnsemble.load(BUILTIN_PATHS)
+
+
+@cache
+def builtin_feature_model() -> FaceModel:
+    """This module's built-in model (``BUILTIN_PATH``), loaded once: gradient features and a small network, a
+    learned model of another kind than ``builtin_model``'s."""
+    return FaceModel.load(BUILTIN_PATH)
 
 
 def softmax(logits: np.ndarray) -> np.ndarray:

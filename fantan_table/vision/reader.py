@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 
 from ..rules.dice import open_number
-from .classifier import CLASSES, NOT_A_FACE, SYMMETRIES, builtin_model, die_crop, symmetries
+from .classifier import CLASSES, NOT_A_FACE, SYMMETRIES, builtin_feature_model, builtin_model, die_crop, symmetries
 from .finder import builtin_finder, remembering_maps, wholly_inside
 from .marks import Mark, Marks, find_marks
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
@@ -74,6 +74,28 @@ adds no evidence against it; with 1s, stress 610824 went wrong: a real 1 read th
 whose gloss spot was counted as a 1); and pooling the eight as the two networks are, by a renormalised geometric
 mean, which is surer than its surest reading where each lays its doubt on another face (it read 315 dice, one
 wrong: a fifth box beside a die, 612280, read as a 6)."""
+SECOND_OPINION_SURE = 0.99
+"""Where the count could not read a die and the networks are at least this sure of a face of two pips or more,
+but short of ``CLASSIFIER_ALONE`` (turned and mirrored too), in a box they may read alone, the die is read if the
+built-in gradient-feature model (``classifier.builtin_feature_model``), a learned model of another kind, puts its
+first choice on that face and gives it more than all others together (``SECOND_OPINION_MAJORITY``): both kinds must
+err alike. Not asked (``second_opinion``) where the face shows fewer marks than that face has pips, nor where a glint
+could be its middle pip. 0.99 asks as much as a blank does (``BLANK_SURE``).
+
+Die by die on the DEV dice where it was found (stress 600000-601499, wooden 650000-651499), the networks were right
+on 97-98 % of such dice at 0.95-0.999, too few to read alone; where the gradient model agreed by majority, at 0.99,
+on 138 of 139 (the other a box on no die). Through the reader with the count (``tools/reader_dev_ab.py``) on other DEV
+rolls (stress 610000-612499, wooden 652000-653509 and 654000-655999) it read 18 more stress rolls right and 21 more
+wooden ones, none wrong; byler 121-150 one more, dice-photos train five more, render.py 100000-100299 none. With no
+count (stress 600000-601499, wooden 650000-651999), 5 more stress rolls and 6 more wooden ones, none wrong. It
+costs 0.1 ms a stress DEV frame and nothing measurable on a render.py one. Without
+its checks it read two of them wrong: stress 612230 (a box on part of a purple 4 showing three marks, a 5 to both
+kinds) and wooden 655753 (a glint in the middle of a 2, a 3 to both, whose turned crops' mean is short of 0.99)."""
+SECOND_OPINION_MAJORITY = 0.5
+"""The gradient-feature model's share of the face it agrees on: more than every other face's together."""
+MIDDLE_PIP_FACES = (1, 3, 5)
+"""The faces with a pip in the middle, where a glint adds one to the face below (a 1 never reaches the second
+opinion: a blank's gloss spot fools both kinds of model alike)."""
 MARKS_AGREE_SURE = 0.99
 """Where the count saw as many pip-like marks as the classifier's first face but could not read them as that face
 (their layout off the face's pattern, or pips that differ from the face in colour more than in lightness), the
@@ -653,8 +675,13 @@ def _ones_read_again(frame: np.ndarray, dice: list[DieReading], profile: Profile
 
 def _glint_like(face: np.ndarray) -> bool:
     """Whether the strongest mark on a face (a 1's one pip) is lighter than the face and no more colourful."""
-    marks = find_marks(cv2.cvtColor(face, cv2.COLOR_BGR2Lab), FACE_MARGIN, _PIP_ZONE).found
+    marks = _face_marks(face)
     return bool(marks) and marks[0].highlight
+
+
+def _face_marks(face: np.ndarray) -> tuple[Mark, ...]:
+    """The marks on a top face's crop (BGR), strongest first, as the pip count finds them."""
+    return find_marks(cv2.cvtColor(face, cv2.COLOR_BGR2Lab), FACE_MARGIN, _PIP_ZONE).found
 
 
 def _odd_size(dice: Sequence[DieReading]) -> str | None:
@@ -1246,6 +1273,35 @@ def turned_probabilities(frame: np.ndarray, box: RotatedBox, upright: np.ndarray
     return np.asarray(np.vstack([upright[None], others]).mean(axis=0))
 
 
+def second_opinion(
+    frame: np.ndarray, box: RotatedBox, face: np.ndarray, value: int, profile: Profile
+) -> np.ndarray | None:
+    """The built-in gradient-feature model's probabilities for the die in ``box`` (``face``: its top face as the count
+    saw it), a learned model of another kind than the networks; None where asking would prove nothing: the face
+    shows fewer pip-like marks than ``value`` has pips (``_as_many_marks``), or ``value`` has a middle pip and the
+    mark there looks like a glint (``_glint_in_the_middle``)."""
+    found = _face_marks(face)
+    if not _as_many_marks(found, value) or (value in MIDDLE_PIP_FACES and _glint_in_the_middle(found, profile)):
+        return None
+    return np.asarray(builtin_feature_model().probabilities(die_crop(frame, box)[None])[0])
+
+
+def _as_many_marks(found: Sequence[Mark], value: int) -> bool:
+    """Whether the face shows ``value`` marks alike enough to be its pips: the ``value`` strongest each at least half
+    their median strength (the midpoint between face and pip, as ``_checked_by_marks`` weighs a stray mark). A box
+    on part of a die shows fewer (stress DEV 612230: three marks of a purple 4, a 5 to both kinds of model)."""
+    strongest = sorted((m.strength for m in found), reverse=True)[:value]
+    return len(strongest) == value and strongest[-1] >= median(np.array(strongest)) / 2
+
+
+def _glint_in_the_middle(found: Sequence[Mark], profile: Profile) -> bool:
+    """Whether a mark in the face's middle looks like a glint (lighter than the face and no more colourful): one
+    there adds a middle pip, a 2 becoming a 3 or a 4 a 5, to both kinds of model alike (wooden DEV 655753, which the
+    turned crops' mean now refuses as well). White pips look so too, and nothing else on one mark tells them apart
+    (``_glint_like``), so a white 3 or 5 is not read this way: on DEV that cost 3 of 42 right rolls."""
+    return any(m.highlight and _at_middle(m, profile) for m in found)
+
+
 def _unscaled(box: RotatedBox, scale: float) -> RotatedBox:
     (cx, cy), (w, h), angle = box
     return (cx / scale, cy / scale), (w / scale, h / scale), angle
@@ -1293,6 +1349,9 @@ def _read_die(
             alone=found_score is None or found_score >= ALONE_FOUND_SURE,
             # asked of the built-in networks alone: a table's own model learned no mirror images
             turned=None if profile.classifier is not None else lambda: turned_probabilities(frame, full_box, upright),
+            second=None
+            if profile.classifier is not None
+            else lambda v: second_opinion(frame, full_box, face, v, profile),
         )
     return DieReading(value, center, full_box, confidence, face_problem)
 
@@ -1303,6 +1362,7 @@ def _with_classifier(
     contradicted: float,
     alone: bool = False,
     turned: Callable[[], np.ndarray] | None = None,
+    second: Callable[[int], np.ndarray | None] | None = None,
 ) -> tuple[int | None, float, str | None]:
     """The pip count, unless the learned classifier, which sees the whole crop rather than the marks the count
     picked out, sees another face first: the two fail differently (a blurred pip the count missed, a tile's edge
@@ -1325,7 +1385,10 @@ def _with_classifier(
     Short of ``CLASSIFIER_ALONE`` but at least ``TURNED_ASKED`` sure of a face of two pips or more, and not read by
     the marks, ``turned`` (the mean probabilities over the crop's symmetries; None for a table's own model) is
     asked, and reads it alone, with that mean as its confidence, if that reaches ``CLASSIFIER_ALONE``. Never a 1:
-    a blank's gloss spot is as symmetric as a 1's pip.
+    a blank's gloss spot is as symmetric as a 1's pip. Short of ``CLASSIFIER_ALONE``, turned or not, but at least
+    ``SECOND_OPINION_SURE`` (the turned mean too, where it was asked), ``second`` (the gradient-feature model's
+    probabilities, or None where it is not to be asked; None for a table's own model) reads it where its first
+    choice is that face, by majority; never a 1.
 
     Never alone a face with more pips than marks the count saw where they lie exactly as the pips of a face with
     that many (``MarksSeen.whole_face``: pips that differ from the face in colour alone): the pips it needs
@@ -1342,14 +1405,19 @@ def _with_classifier(
         if alone and best is not None and best != 0:
             vetoed = seen is not None and seen.whole_face and best > seen.marks
             sure = p_best
-            all_but_sure = best != 1 and not (by_marks or vetoed) and TURNED_ASKED <= p_best < CLASSIFIER_ALONE
-            if turned is not None and all_but_sure:
+            may_ask_again = best != 1 and not (by_marks or vetoed)  # a 1's glint fools every look alike
+            if turned is not None and may_ask_again and TURNED_ASKED <= p_best < CLASSIFIER_ALONE:
                 sure = float(turned()[CLASSES.index(best)])
             if sure >= CLASSIFIER_ALONE:
                 if vetoed and seen is not None:
                     lie_as = f"they lie as a {seen.marks}'s pips"
                     return None, 0.0, f"{seen}; {lie_as}, but the learned classifier sees {best}"
                 return best, sure, None  # the count could not tell; the classifier, sure, reads it alone
+            if second is not None and may_ask_again and SECOND_OPINION_SURE <= sure < CLASSIFIER_ALONE:
+                other = second(best)
+                agreed = other is not None and CLASSES[int(np.argmax(other))] == best
+                if agreed and other is not None and other[CLASSES.index(best)] > SECOND_OPINION_MAJORITY:
+                    return best, sure, None  # two kinds of learned model agree
         if by_marks:
             return best, p_best, None  # as many marks as the face has pips, though not in its pattern
         return read

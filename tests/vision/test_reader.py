@@ -468,14 +468,158 @@ def test_turned_crops_never_read_alone_a_face_with_more_pips_than_marks_lying_as
     assert asked == []  # whatever the turned crops said, a 6 from four marks lying as a 4's is refused
 
 
-def test_only_the_builtin_networks_are_asked_of_a_turned_crop(monkeypatch):
-    """A table's own model learned no mirror images: ``_read_die`` gives it no turned crops to read."""
+def _second(probabilities: dict[str, float], asked: list[str]):
+    """A stand-in for the gradient-feature model's reading of the die; notes each call."""
+
+    def ask(value: int) -> np.ndarray:
+        asked.append(f"second {value}")
+        return _probabilities(**probabilities)
+
+    return ask
+
+
+@pytest.mark.parametrize(
+    ("second", "read"),
+    [
+        ({"p5": 0.51, "p6": 0.49}, True),  # its first choice, more than all others together
+        ({"p5": 0.5, "p6": 0.3, "none": 0.2}, False),  # its first choice, but no more than the others together
+        ({"p6": 0.9, "p5": 0.1}, False),  # another face
+        ({"none": 0.6, "p5": 0.4}, False),  # no face
+    ],
+)
+def test_a_face_the_networks_are_all_but_sure_of_is_read_where_the_gradient_model_agrees(second, read):
+    """Short of ``CLASSIFIER_ALONE`` (turned too) but ``SECOND_OPINION_SURE`` sure of a face of two pips or more
+    where the count could not tell: read if the gradient-feature model's first choice is that face, by majority."""
+    uncounted = (None, 0.0, "pips smaller than this profile's")
+    sure = reader.SECOND_OPINION_SURE
+    all_but = _probabilities(p5=sure, p6=1 - sure)
+    asked: list[str] = []
+    got = reader._with_classifier(
+        uncounted, all_but, 0.05, alone=True, turned=_turned(0.995, []), second=_second(second, asked)
+    )
+    assert got == ((5, sure, None) if read else uncounted) and asked == ["second 5"]
+
+
+@pytest.mark.parametrize(("turned_mean", "read"), [(0.995, True), (float(np.nextafter(0.99, 0)), False)])
+def test_where_the_crop_was_turned_its_mean_must_reach_the_second_opinions_bar(turned_mean, read):
+    """Asked again turned and mirrored and short of ``CLASSIFIER_ALONE``: the gradient model is asked only where
+    the mean is still ``SECOND_OPINION_SURE``, and a die it reads has the mean as its confidence."""
+    uncounted = (None, 0.0, "pips smaller than this profile's")
+    all_but = _probabilities(p5=0.998, p6=0.002)
+    turned: list[float] = []
+    asked: list[str] = []
+    got = reader._with_classifier(
+        uncounted, all_but, 0.05, alone=True, turned=_turned(turned_mean, turned), second=_second({"p5": 1.0}, asked)
+    )
+    assert turned == [turned_mean]
+    assert (got, asked) == (((5, turned_mean, None), ["second 5"]) if read else (uncounted, []))
+
+
+@pytest.mark.parametrize(
+    ("probabilities", "alone", "seen", "expected"),
+    [
+        ({"p5": 0.995, "p6": 0.005}, False, None, None),  # a box it may not read alone: a side face?
+        ({"p5": float(np.nextafter(reader.SECOND_OPINION_SURE, 0)), "p6": 0.0101}, True, None, None),  # short
+        ({"p5": 0.999, "p6": 0.001}, True, None, (5, 0.999, None)),  # sure already: read as it lies
+        ({"p1": 0.995, "p0": 0.005}, True, None, None),  # one mark: a blank's gloss spot fools both kinds alike
+        ({"p0": 0.995, "p1": 0.005}, True, None, None),  # a blank is never read alone
+        ({"none": 0.995, "p1": 0.005}, True, None, None),  # nor no face
+        ({"p5": 0.995, "p6": 0.005}, True, reader.MarksSeen(5, "pips that do not form a face's pattern"), "marks"),
+        ({"p6": 0.995, "p4": 0.005}, True, reader.MarksSeen(4, "lie as a 4's", whole_face=True), None),  # vetoed
+    ],
+)
+def test_only_a_face_of_pips_all_but_sure_in_a_box_it_may_read_alone_asks_the_gradient_model(
+    probabilities, alone, seen, expected
+):
+    uncounted = (None, 0.0, seen or "pips smaller than this profile's")
+    asked: list[str] = []
+    best = max(probabilities, key=probabilities.get)
+    face = 5 if best == "none" else int(best[1:])
+    got = reader._with_classifier(
+        uncounted,
+        _probabilities(**probabilities),
+        0.05,
+        alone=alone,
+        turned=_turned(0.99, [], face),
+        second=_second({f"p{face}": 1.0}, asked),
+    )
+    if expected == "marks":  # read by its marks (MARKS_AGREE_SURE) as before
+        expected = (face, probabilities[best], None)
+    assert got == (expected or uncounted) and asked == []
+
+
+def _yellow_pipped_face(value: int, glint: bool = False) -> np.ndarray:
+    """A dark blue die's top face with ``value`` yellow pips, and a white glint in its middle if ``glint``."""
+    face = pipped_face(reader.FACE_PX, (110, 60, 20), (40, 200, 230), value, 0.16)
+    if glint:
+        cv2.circle(face, (reader.FACE_PX // 2, reader.FACE_PX // 2), 4, (245, 245, 245), -1, cv2.LINE_AA)
+    return face
+
+
+def _face_frame(face: np.ndarray) -> tuple[np.ndarray, tuple]:
+    frame = np.full((240, 320, 3), (70, 70, 70), np.uint8)
+    frame[88:152, 128:192] = face
+    return frame, ((160.0, 120.0), (64.0, 64.0), 0.0)
+
+
+@pytest.mark.parametrize(
+    ("value", "shown", "glint", "asked"),
+    [
+        (5, 5, False, True),  # as many marks as the face has pips
+        (5, 3, False, False),  # fewer marks than pips: a box on part of a die? (stress DEV 612230)
+        (5, 4, True, False),  # a glint in the middle of a 4
+        (3, 2, True, False),  # ... and of a 2 (wooden DEV 655753)
+        (4, 4, True, True),  # a 4 has no middle pip: a glint there is no pip of it
+    ],
+)
+def test_the_gradient_model_is_asked_only_where_the_marks_could_be_the_faces_pips(value, shown, glint, asked):
+    frame, box = _face_frame(_yellow_pipped_face(shown, glint))
+    face = face_crop(frame, box)
+    found = reader._face_marks(face)
+    assert len(found) == shown + glint and reader._glint_in_the_middle(found, Profile()) == glint  # as drawn
+    got = reader.second_opinion(frame, box, face, value, Profile())
+    assert (got is not None) == asked
+    if asked:
+        from fantan_table.vision.classifier import builtin_feature_model, die_crop
+
+        np.testing.assert_allclose(got, builtin_feature_model().probabilities(die_crop(frame, box)[None])[0])
+
+
+def test_marks_too_weak_beside_the_others_are_no_pips():
+    """The ``value`` strongest marks must each be at least half their median strength: a box on part of a die
+    shows its pips and perhaps a stray mark, not another pip."""
+    from fantan_table.vision.marks import Mark
+
+    def marks(*strengths: float) -> list[Mark]:
+        return [Mark(0.5, 0.5, s, False) for s in strengths]
+
+    assert reader._as_many_marks(marks(40, 38, 36, 30), 4)
+    assert not reader._as_many_marks(marks(40, 38, 36, 18), 4)  # the fourth less than half their median (37)
+    assert reader._as_many_marks(marks(40, 38, 36, 18.5), 4)  # half of it: as strong as the midpoint
+    assert not reader._as_many_marks(marks(40, 38, 36), 4)
+    assert reader._as_many_marks(marks(40, 38, 36, 20, 5), 4)  # the fifth, a speck, is not asked for
+
+
+def test_a_white_3_or_5_is_not_read_by_the_second_opinion():
+    """White pips look like glints: a white middle pip and a glint on a white 2 cannot be told apart."""
+    white = pipped_face(reader.FACE_PX, (110, 60, 20), (245, 245, 245), 5, 0.16)
+    frame, box = _face_frame(white)
+    face = face_crop(frame, box)
+    assert reader.second_opinion(frame, box, face, 5, Profile()) is None
+    four = pipped_face(reader.FACE_PX, (110, 60, 20), (245, 245, 245), 4, 0.16)
+    frame, box = _face_frame(four)
+    assert reader.second_opinion(frame, box, face_crop(frame, box), 4, Profile()) is not None
+
+
+def test_only_the_builtin_networks_are_asked_of_a_turned_crop_or_seconded(monkeypatch):
+    """A table's own model learned no mirror images, and the gradient-feature model's word was weighed against the
+    built-in networks': ``_read_die`` gives neither to a table's own model."""
     import dataclasses
 
     offered: list[object] = []
 
-    def with_classifier(read, probabilities, contradicted, alone=False, turned=None):
-        offered.append(turned)
+    def with_classifier(read, probabilities, contradicted, alone=False, turned=None, second=None):
+        offered.append((turned, second))
         return read
 
     monkeypatch.setattr(reader, "_with_classifier", with_classifier)
@@ -484,7 +628,7 @@ def test_only_the_builtin_networks_are_asked_of_a_turned_crop(monkeypatch):
     reader._read_die(_scene_with_a_one(), box, 1.0, Profile(), None, all_but, 0.9)
     own = dataclasses.replace(Profile(), classifier=SimpleNamespace(probabilities=lambda crops: None))
     reader._read_die(_scene_with_a_one(), box, 1.0, own, None, all_but, 0.9)
-    assert callable(offered[0]) and offered[1] is None
+    assert all(map(callable, offered[0])) and offered[1] == (None, None)
 
 
 def test_turned_probabilities_average_the_builtin_classifiers_reading_of_each_symmetry():
@@ -1398,6 +1542,30 @@ def test_only_dice_with_a_blank_face_are_asked_about_a_glint(monkeypatch, blank_
     assert bool(calls) is blank_face
 
 
+@pytest.mark.parametrize(("seed", "wooden"), [(610066, False), (610696, False), (652790, True)])
+def test_a_die_the_networks_are_all_but_sure_of_reads_where_the_gradient_model_agrees(monkeypatch, seed, wooden):
+    """DEV rolls with one die the count could not read, which the networks gave 0.99-0.999 and the gradient-feature
+    model the same face first: the roll reads right, and stays unsure without that second opinion."""
+    from fantan_table.vision.stress import stress_scene
+
+    scene = stress_scene(seed, wooden=wooden)
+    reading = read_dice(scene.image, None, 4)
+    assert reading.status is Status.OK and sorted(reading.values) == sorted(scene.values), reading
+    monkeypatch.setattr(reader, "SECOND_OPINION_SURE", 1.01)
+    assert read_dice(scene.image, None, 4).status is Status.UNSURE
+
+
+@pytest.mark.parametrize(("seed", "wooden"), [(612230, False), (655753, True)])
+def test_the_gradient_models_word_is_not_asked_where_marks_cannot_be_the_face(seed, wooden):
+    """DEV rolls the second opinion read ok and wrong without its checks: a box on part of a purple 4 showing three
+    marks read as a 5 (612230, with OpenCV 5; with 4.6 the networks are less sure of it), and a wooden 2 with a glint
+    in its middle read as a 3 (655753; the mean of its turned crops is short of the bar)."""
+    from fantan_table.vision.stress import stress_scene
+
+    reading = read_dice(stress_scene(seed, wooden=wooden).image, None, 4)
+    assert reading.status is Status.UNSURE, reading
+
+
 def _scene_with_a_one() -> np.ndarray:
     frame = np.full((480, 640, 3), (40, 110, 40), np.uint8)
     frame[200:264, 300:364] = pipped_face(64, (230, 230, 230), (20, 20, 20), 1, 0.2)
@@ -1431,11 +1599,12 @@ def test_a_glint_on_a_blank_is_not_read_as_a_one(seed, expect):
 def test_a_die_the_classifier_is_all_but_sure_of_reads_where_its_turned_crops_make_it_sure(monkeypatch, seed, wooden):
     """DEV rolls with one die the count could not read, which the classifier gave 0.998-0.999 as it lay: averaged
     over its crop turned and mirrored the face reaches ``CLASSIFIER_ALONE``, and the roll reads right. Without that
-    second look it stays unsure."""
+    second look (nor the gradient-feature model's word, which reads 610311 too) it stays unsure."""
     from fantan_table.vision.stress import stress_scene
 
     scene = stress_scene(seed, wooden=wooden)
     reading = read_dice(scene.image, None, 4)
     assert reading.status is Status.OK and sorted(reading.values) == sorted(scene.values), reading
     monkeypatch.setattr(reader, "TURNED_ASKED", 1.0)
+    monkeypatch.setattr(reader, "SECOND_OPINION_SURE", 1.01)
     assert read_dice(scene.image, None, 4).status is Status.UNSURE
