@@ -1,7 +1,9 @@
-"""Read the DEV rolls with the reader as it is, and again with one of its constants changed: which rolls change.
+"""Read the DEV rolls with the reader as it is, and again with one of its constants or networks changed: which rolls
+change.
 
     python tools/reader_dev_ab.py                              # every roll read ok and wrong, and the tallies
     python tools/reader_dev_ab.py --try APART=0.85             # every roll whose reading the change moves
+    python tools/reader_dev_ab.py --network /tmp/new/faces-cnn-boxes-12k.onnx   # a retrained faces network
     python tools/reader_dev_ab.py --no-count --set wooden:650000-650999 --set byler
 
 A reader rule is chosen on DEV data and measured on data it was never tuned on (``make bench``). This is the DEV
@@ -14,8 +16,9 @@ way the table reads them (with the count of dice, unless ``--no-count``). Sets, 
 
 Seeds from 900000 on (the bench's stress measuring seeds, and the networks' training seeds far above), render.py
 seeds from 500000 on and byler's last 50 photos are refused; dice-photos ``valid`` has no name here. ``--try``
-sets a constant defined in ``fantan_table/vision/reader.py`` itself, in each worker; a roll is right, unsure, or
-WRONG (read ok, values not the truth's, in any order).
+sets a constant defined in ``fantan_table/vision/reader.py`` itself, in each worker; ``--network`` asks a faces
+network (its JSON beside it) in place of the built-in one of the same file name, through the whole reader. A roll
+is right, unsure, or WRONG (read ok, values not the truth's, in any order).
 """
 
 from __future__ import annotations
@@ -28,15 +31,18 @@ import re
 import signal
 import sys
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache, partial
 from pathlib import Path
 
 import cv2
 import numpy as np
 from tqdm import tqdm
 
-from fantan_table.vision import reader
+from fantan_table.vision import classifier, reader
+from fantan_table.vision.classifier import FaceModelError
+from fantan_table.vision.cnn import BUILTIN_PATHS, CnnEnsemble, CnnFaceModel
 from fantan_table.vision.dataset import read_labels
 from fantan_table.vision.render import random_faces, render_scene
 from fantan_table.vision.stress import MEASURING_SEEDS, stress_scene
@@ -189,12 +195,52 @@ def state(reading: reader.Reading, truth: tuple[int, ...]) -> str:
     return "right" if sorted(reading.values) == sorted(truth) else "WRONG"
 
 
+def parse_network(path: Path) -> Path:
+    """A faces network to try in place of the built-in one of its file name; refused if it is none, or unusable."""
+    names = [p.name for p in BUILTIN_PATHS]
+    if path.name not in names:
+        raise Refused(f"{path}: a network tried takes the place of the built-in one of its name: one of {names}")
+    try:
+        CnnFaceModel.load(path)
+    except FaceModelError as exc:
+        raise Refused(str(exc)) from None
+    return path
+
+
+@cache
+def tried_classifier(network: Path) -> CnnEnsemble:
+    """The built-in networks, with ``network`` in place of the one of its file name."""
+    return CnnEnsemble(tuple(CnnFaceModel.load(network if p.name == network.name else p) for p in BUILTIN_PATHS))
+
+
 @dataclass(frozen=True)
 class _Job:
     data: Path
     count: bool
     change: tuple[str, int | float, int | float] | None
     """A constant's name, its value as it is, and as tried (``--try``): each picture is read with both."""
+    network: Path | None = None
+    """A faces network tried in place of the built-in one of its name (``--network``): read with both."""
+
+    def variants(self) -> list[Callable[[], None]]:
+        """What to set before each reading of a picture: the reader as it is, then as tried (if anything is)."""
+        if self.change:
+            name = self.change[0]
+            return [partial(setattr, reader, name, value) for value in self.change[1:]]
+        if self.network:
+            return [_asking(classifier.builtin_model()), _asking(tried_classifier(self.network))]
+        return [lambda: None]
+
+    def restore(self) -> None:
+        """The reader as it was, for a process that reads on."""
+        if self.change:
+            setattr(reader, self.change[0], self.change[1])
+        setattr(reader, "builtin_model", classifier.builtin_model)  # noqa: B010  (mypy: reader does not export it)
+
+
+def _asking(model: classifier.FaceReader) -> Callable[[], None]:
+    """Sets the reader's built-in classifier to ``model``."""
+    return partial(setattr, reader, "builtin_model", lambda: model)
 
 
 _job: _Job | None = None
@@ -221,9 +267,8 @@ def _read(roll: Roll) -> Read:
     for label, picture, truth in pictures(roll, _job.data):
         expect = len(truth) if _job.count else None
         readings: list[Seen] = []
-        for value in _job.change[1:] if _job.change else (None,):
-            if _job.change:
-                setattr(reader, _job.change[0], value)
+        for apply in _job.variants():
+            apply()
             r = reader.read_dice(picture, None, expect)
             readings.append((state(r, truth), r.values, r.message))
         out.append((label, truth, readings))
@@ -241,8 +286,7 @@ def _results(rolls: list[Roll], job: _Job, procs: int) -> Iterator[Read]:
             yield from map(_read, rolls)
         finally:
             _job = None
-            if job.change:
-                setattr(reader, job.change[0], job.change[1])  # this process reads on with the reader as it was
+            job.restore()  # this process reads on with the reader as it was
         return
     with multiprocessing.get_context("spawn").Pool(procs, _start, (job,)) as pool:
         yield from pool.imap(_read, rolls, chunksize=4)
@@ -252,18 +296,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", action="append", dest="sets", metavar="NAME[:FIRST-LAST]", help="default: all five")
     parser.add_argument("--try", dest="change", metavar="NAME=VALUE", help="a reader constant's other value")
+    parser.add_argument(
+        "--network", type=Path, metavar="ONNX", help="a faces network in place of the built-in one of its name"
+    )
     parser.add_argument("--no-count", action="store_true", help="read without saying how many dice")
     parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--procs", type=int, default=os.cpu_count() or 1)
     args = parser.parse_args(argv)
+    if args.change and args.network:
+        raise Refused("--try and --network each make a reading to compare with the reader as it is: give one")
     rolls = [roll for spec in (args.sets or [*DEV, "photos"]) for roll in parse_set(spec, args.data)]
     change = None
     if args.change:
         name, value = parse_try(args.change)
         change = (name, reader_constants()[name], value)
+    network = parse_network(args.network) if args.network else None
+    tried = change is not None or network is not None
     tally: Counter[tuple[str, str, str]] = Counter()
     failed = 0
-    job = _Job(args.data, not args.no_count, change)
+    job = _Job(args.data, not args.no_count, change, network)
     with tqdm(total=len(rolls), unit="roll", file=sys.stderr) as bar:
         try:
             for results, failures in _results(rolls, job, args.procs):
@@ -272,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
                 for label, truth, readings in results:
                     before, after = readings[0], readings[-1]
                     tally[(label.split()[0], before[0], after[0])] += 1
-                    if change and (before[0] != after[0] or sorted(before[1]) != sorted(after[1])):
+                    if tried and (before[0] != after[0] or sorted(before[1]) != sorted(after[1])):
                         tqdm.write(
                             f"CHANGE {label} {truth}: {before[0]} {before[1]} -> {after[0]} {after[1]} {after[2]}"
                         )
@@ -281,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
         except KeyboardInterrupt:  # the pool, if any, is stopped on the way out of _results
             print(f"stopped after {bar.n} of {len(rolls)} rolls; the tally so far:")
     for (set_name, was, now), n in sorted(tally.items()):
-        print(f"{set_name:7} {was:6}" + (f" -> {now:6}" if change else "") + f" {n:6}")
+        print(f"{set_name:7} {was:6}" + (f" -> {now:6}" if tried else "") + f" {n:6}")
     if failed:
         print(
             f"{failed} readings failed on a bug (logged above): the tally does not measure the reader", file=sys.stderr

@@ -96,3 +96,54 @@ def test_a_relabelled_photo_is_read_against_what_it_shows(tmp_path):
     (folder / "labels.csv").write_text(f"image,values\n{names[0]},1 2 2 5 5\n{names[1]},4 4\n")
     truths = [next(dev_ab.pictures(dev_ab.Roll("byler", i), tmp_path))[2] for i in (0, 1)]
     assert truths == [dev_ab.RELABELLED[name][0], (4, 4)]
+
+
+def _copy_of_builtin(path: Path, folder: Path) -> Path:
+    from fantan_table.vision.cnn import sidecar_of
+
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in (path, sidecar_of(path)):
+        (folder / source.name).write_bytes(source.read_bytes())
+    return folder / path.name
+
+
+def test_a_network_tried_is_the_one_asked_and_the_reader_is_as_it_was_afterwards(tmp_path):
+    """The second built-in network given as the first: the tried classifier asks it twice, in the first's place."""
+    from fantan_table.vision.classifier import builtin_model
+    from fantan_table.vision.cnn import BOXES_PATH, MORE_BOXES_PATH
+
+    other = _copy_of_builtin(MORE_BOXES_PATH, tmp_path / "x")
+    network = other.rename(other.with_name(BOXES_PATH.name))
+    other.with_suffix(".json").rename(network.with_suffix(".json"))
+    job = dev_ab._Job(tmp_path, True, None, dev_ab.parse_network(network))
+    as_it_is, tried = job.variants()
+    tried()
+    members = reader.builtin_model().members
+    assert [m.onnx for m in members] == [MORE_BOXES_PATH.read_bytes()] * 2
+    as_it_is()
+    assert reader.builtin_model() is builtin_model()
+    job.restore()
+    assert reader.builtin_model is builtin_model
+
+
+def test_a_builtin_networks_own_copy_moves_nothing(capsys, tmp_path):
+    from fantan_table.vision.cnn import BOXES_PATH
+
+    network = _copy_of_builtin(BOXES_PATH, tmp_path / "same")
+    argv = ["--set", "render:100000-100002", "--network", str(network), "--procs", "1", "--data", str(tmp_path)]
+    assert dev_ab.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "CHANGE" not in out and "render  right  -> right" in out
+
+
+def test_a_network_that_is_no_builtin_ones_or_cannot_be_read_is_refused(tmp_path):
+    from fantan_table.vision.cnn import BOXES_PATH
+
+    with pytest.raises(dev_ab.Refused, match="one of"):
+        dev_ab.parse_network(tmp_path / "faces.onnx")
+    broken = tmp_path / BOXES_PATH.name
+    broken.write_bytes(b"not a network")
+    with pytest.raises(dev_ab.Refused):
+        dev_ab.parse_network(broken)
+    with pytest.raises(dev_ab.Refused, match="give one"):
+        dev_ab.main(["--try", "APART=1", "--network", str(broken), "--data", str(tmp_path)])
