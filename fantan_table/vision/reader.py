@@ -1414,9 +1414,8 @@ def _with_classifier(
                     return None, 0.0, f"{seen}; {lie_as}, but the learned classifier sees {best}"
                 return best, sure, None  # the count could not tell; the classifier, sure, reads it alone
             if second is not None and may_ask_again and SECOND_OPINION_SURE <= sure < CLASSIFIER_ALONE:
-                other = second(best)
-                agreed = other is not None and CLASSES[int(np.argmax(other))] == best
-                if agreed and other is not None and other[CLASSES.index(best)] > SECOND_OPINION_MAJORITY:
+                other = second(best)  # more than half its probability on a face makes that face its first choice
+                if other is not None and other[CLASSES.index(best)] > SECOND_OPINION_MAJORITY:
                     return best, sure, None  # two kinds of learned model agree
         if by_marks:
             return best, p_best, None  # as many marks as the face has pips, though not in its pattern
