@@ -76,7 +76,15 @@ wrong (600383: a blank green die's gloss spot in the middle read as a 1 by the c
 refusing a 1 to the classifier alone cost 71 of the 297 stress rolls. Tried again on more wooden DEV (seeds
 651510-652009, with the count), asked with faces-cnn-boxes, and as a third beside both built-in networks: 201 and
 192 rolls ok against 174, but 3 of them wrong either way, as with the built-in pair (652001, a 4 the pair reads as a
-6, read right; 651970, a blank read as a 1, newly wrong), and stress 600383 still wrong."""
+6, read right; 651970, a blank read as a 1, newly wrong), and stress 600383 still wrong.
+
+Tried again on 2026-11-27, the same recipe (``--seed 3 --train-seed 4``) in place of faces-cnn-boxes-12k, through
+the reader with its second opinion (``tools/reader_dev_ab.py --network``, every DEV set, with the count). Stress
+600383 is no longer read wrong. Wooden: 203 rolls more right, 7 fewer, and 651970 again newly wrong; but the wooden
+dice are then a look it learned, no longer one it never saw. Stress 600000-601499: 38 more right, 22 fewer.
+dice-photos train: 3 more right, 1 fewer, and 2 rolls newly ok and wrong (dice_46, two_29): a die the finder boxed
+on its front side face (a 1's die read as a 5, a 2's as a 4) was read so by both pairs; the new network read
+another die of the roll, and the roll became whole. Not kept: 3 new wrong rolls, 2 of them real photos."""
 EPOCHS = 16
 """Passes over the examples (about 40 s each on two idle cores): 8 left "not a face" and stress dice worse."""
 BATCH = 256

@@ -477,7 +477,17 @@ FILL_FOUND = 0.35
 make up the count. On DEV (stress 600000-600499, byler 121-150) the network found too few dice in 35 scenes; the
 peaks so added were all dice in 16 of them, not all in 6 (a side face, a patch of table), and too few in 13. The
 reader then read 3 more scenes exactly and none wrong, at 0.25 as at 0.35. A box found so weakly never reads blank
-(``BLANK_FOUND_SURE``) nor by the classifier alone (``ALONE_FOUND_SURE``)."""
+(``BLANK_FOUND_SURE``) nor by the classifier alone (``ALONE_FOUND_SURE``).
+
+The strongest peaks make up the count even where one lies nearer a die found than a side: wooden DEV 653290 took a
+side face's peak (0.47, 0.86 sides from its die's top face) over a die's (0.45), and read ok and wrong. Tried on
+2026-11-27 (``tools/reader_dev_ab.py``, with the count), and not kept: passing over a peak less than a side from a
+stronger one read that roll right and 3 more wooden rolls, but lost stress 600222 (dice touching, 0.99 sides
+apart); less than 0.9 sides lost stress 611812 (0.88 sides apart, a die in front of another) and gained nothing
+on stress 610000-612499 and wooden 654000-655999. Taking every peak from this score on, and letting a count too
+high leave the roll unsure, turned 653290 unsure and 2 unsure rolls right, but 10 right rolls unsure: of the 300
+rolls where fewer peaks than the count reach the threshold and more reach this score (stress 600000-601499 and
+610000-612499, wooden 650000-653509 and 654000-655999)."""
 
 
 def _found_by_network(frame: np.ndarray, expect: int | None) -> _Found:
