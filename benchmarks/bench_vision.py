@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from baseline_reader import baseline_read
-from common import Row
+from common import Row, percent, wrong_when_ok
 from tqdm import tqdm
 
 from fantan_table.vision.dataset import read_labels
@@ -115,10 +115,6 @@ def _photos(split: str):
         yield sample.image.name, sample.values, cv2.imread(str(sample.image))
 
 
-def _pct(x: float) -> str:
-    return f"{100 * x:.2f}%"
-
-
 def _rate(name: str, ours: Report, baseline: Report, figure: str, target: str = "-", met=None) -> Row:
     """A rate of both readers side by side; ``met`` tells from our figure whether the target is reached."""
     value = getattr(ours, figure)
@@ -128,11 +124,7 @@ def _rate(name: str, ours: Report, baseline: Report, figure: str, target: str = 
 
 
 def _shown(report: Report, figure: str) -> str:
-    """A rate as a percentage; a wrong-when-ok rate with its counts too, as it rests on few rolls."""
-    shown = _pct(getattr(report, figure))
-    if figure == "wrong_when_ok_rate":
-        shown += f" ({report.wrong_when_ok} of {report.ok})"
-    return shown
+    return wrong_when_ok(report) if figure == "wrong_when_ok_rate" else percent(getattr(report, figure))
 
 
 def run() -> list[Row]:
