@@ -1400,6 +1400,15 @@ def _with_classifier(
     probabilities, or None where it is not to be asked; None for a table's own model) reads it where its first
     choice is that face, by majority; never a 1.
 
+    Nothing counted where the classifier sees a face of two pips or more is read as no count at all: the count
+    finds no pips that are faint, or differ from the face in colour more than in lightness (stress DEV 600100, a
+    white 2 on an ivory die, 119 px across), and "nothing" is then no more evidence of a plain face than of any
+    other. A 1 stays unsure: a blank's gloss spot looks like one to the classifier too. Through the reader with the
+    count (``tools/reader_dev_ab.py``) it read 11 more stress rolls right (of 4,000: 600000-601499,
+    610000-612499) and 10 more wooden ones (of 5,510: 650000-653509, 654000-655999), none wrong, and many more dice
+    in rolls left unsure by another; render.py 100000-100299, byler 121-150 and dice-photos train did not change.
+    With no count, one more stress roll (600000-601499), none wrong.
+
     Never alone a face with more pips than marks the count saw where they lie exactly as the pips of a face with
     that many (``MarksSeen.whole_face``: pips that differ from the face in colour alone): the pips it needs
     besides are not there. Wooden DEV 652001, four green pips on light grained wood, was a 6 to both built-in
@@ -1408,6 +1417,8 @@ def _with_classifier(
     100000-100299, byler 121-150 and dice-photos train, it turned that one wrong roll unsure and lost no right one."""
     counted = read[0]
     best = CLASSES[int(np.argmax(probabilities))]
+    if counted == 0 and best not in (None, 0, 1):  # (a 1 is a blank's gloss spot as often)
+        read, counted = (None, 0.0, f"no pips counted, but the learned classifier sees {best}"), None
     if counted is None:
         p_best = float(probabilities[CLASSES.index(best)])
         seen = read[2] if isinstance(read[2], MarksSeen) else None

@@ -404,6 +404,24 @@ def test_the_classifier_reads_alone_only_a_sure_face_with_marks_in_a_box_it_may(
     assert reader._with_classifier(uncounted, _probabilities(none=1.0), 0.05, alone=True) == uncounted
 
 
+def test_nothing_counted_where_the_classifier_sees_pips_is_no_count_at_all():
+    """Stress DEV 600100: a white 2 on an ivory die, no pip counted, a 2 to the classifier at 0.99997. "Nothing" is
+    no evidence of a plain face there, so the die is read as one the count could not read: by the classifier
+    alone where it may and is sure, else unsure; never a 1 (a blank's gloss spot), never a blank against it."""
+    blank = (0, 1.0, None)
+    sure_two = _probabilities(p2=reader.CLASSIFIER_ALONE, p3=1 - reader.CLASSIFIER_ALONE)
+    assert reader._with_classifier(blank, sure_two, 0.05, alone=True) == (2, reader.CLASSIFIER_ALONE, None)
+    unsure = (None, 0.0, "no pips counted, but the learned classifier sees 2")
+    assert reader._with_classifier(blank, sure_two, 0.05, alone=False) == unsure  # a weak box: a side face?
+    assert reader._with_classifier(blank, _probabilities(p2=0.98, p0=0.02), 0.05, alone=True) == unsure
+    sure_one = _probabilities(p1=1.0)
+    assert reader._with_classifier(blank, sure_one, 0.05, alone=True) == (
+        None,
+        0.0,
+        "no pips counted, but the learned classifier sees 1",
+    )
+
+
 def _turned(share: float, asked: list[float], face: int = 5):
     """A stand-in for the classifier asked of a crop's symmetries: ``share`` for ``face``; notes each call."""
 
