@@ -690,6 +690,24 @@ def test_as_many_marks_as_the_classifiers_face_has_pips_read_it_where_it_is_all_
     assert reader._with_classifier((None, 0.0, str(seen)), sure_four, 0.05, alone=True) == (None, 0.0, str(seen))
 
 
+def test_one_printed_mark_in_the_middle_is_read_as_a_one_where_the_classifier_all_but_agrees():
+    """Stress DEV 600540: a red pip on a purple die, as light as it, one mark to the count, in a 1's place; the
+    classifier gave the 1 0.9989. A mark that is no glint there is a 1's pip, read as the marks of other faces
+    are; one that may be a glint is a blank's gloss spot as often (stress DEV 600383), and stays unsure."""
+    words = "mark(s) on a face where no pips stand out by lightness: not plain"
+    printed = (None, 0.0, reader.MarksSeen(1, words, whole_face=True))
+    sure_one = _probabilities(p1=reader.MARKS_AGREE_SURE, p0=1 - reader.MARKS_AGREE_SURE)
+    assert reader._with_classifier(printed, sure_one, 0.05, alone=True) == (1, reader.MARKS_AGREE_SURE, None)
+    assert reader._with_classifier(printed, sure_one, 0.05, alone=False) == printed  # a weak box: a side face?
+    assert reader._with_classifier(printed, _probabilities(p1=0.98, p0=0.02), 0.05, alone=True) == printed
+    glint = (None, 0.0, reader.MarksSeen(1, words))
+    assert reader._with_classifier(glint, sure_one, 0.05, alone=True) == glint
+    # a 3 or a 5 needs its corner pips, which are not there
+    sure_three = _probabilities(p3=1.0)
+    value, _, problem = reader._with_classifier(printed, sure_three, 0.05, alone=True)
+    assert value is None and problem == f"1 {words}; they lie as a 1's pips, but the learned classifier sees 3"
+
+
 def test_marks_laid_out_as_a_whole_face_refuse_the_classifier_alone_a_face_with_more_pips():
     """Green pips on light wood differ from it in colour alone: four such marks lie as a 4's pips. The classifier,
     sure of a 6 (the grain's stripes taken for its middle pips, wooden DEV 652001), may not read it alone: a 6's
@@ -711,19 +729,26 @@ def test_marks_laid_out_as_a_whole_face_refuse_the_classifier_alone_a_face_with_
     assert reader._with_classifier(scattered, sure_six, 0.05, alone=True) == (6, reader.CLASSIFIER_ALONE, None)
 
 
+GREEN_PIP = (170, 90, 160)
+"""Lab: as light as light wood (170, 140, 160), and more colourful."""
+GLINT = (178, 134, 146)
+"""Lab: a little lighter than light wood and greyer, as a gloss spot on it; too little lighter to count as a pip."""
+
+
 @pytest.mark.parametrize(
-    ("places", "whole"),
+    ("places", "colour", "whole"),
     [
-        ([(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)], True),
-        ([(0.2, 0.5), (0.4, 0.5), (0.6, 0.5), (0.8, 0.5)], False),  # in a row: no face's
-        ([(0.40, 0.3), (0.74, 0.3), (0.40, 0.7), (0.74, 0.7)], False),  # a 4 shifted and squeezed, as at a slant
-        ([(0.5, 0.5)], False),  # one mark in the middle: a one, or a glint
+        ([(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)], GREEN_PIP, True),
+        ([(0.2, 0.5), (0.4, 0.5), (0.6, 0.5), (0.8, 0.5)], GREEN_PIP, False),  # in a row: no face's
+        ([(0.40, 0.3), (0.74, 0.3), (0.40, 0.7), (0.74, 0.7)], GREEN_PIP, False),  # a 4 shifted and squeezed
+        ([(0.5, 0.5)], GREEN_PIP, True),  # one printed mark in the middle: a 1's pip
+        ([(0.5, 0.5)], GLINT, False),  # one mark there that looks like a glint: a 1, or a blank's gloss spot
     ],
 )
-def test_the_count_says_whether_marks_by_colour_alone_lie_as_a_whole_face(places, whole):
+def test_the_count_says_whether_marks_by_colour_alone_lie_as_a_whole_face(places, colour, whole):
     """Pips as light as the body, told apart by colour alone, are marks, not counted pips: the count says how
-    many it saw and whether two or more lie exactly as that many pips of a face do (a layout shifted and squeezed,
-    as a slanted view shows one, fits stray marks more easily)."""
+    many it saw and whether they lie exactly as that many pips of a face do (a layout shifted and squeezed, as a
+    slanted view shows one, fits stray marks more easily). One mark is a whole face only where it is no glint."""
     from fantan_table.vision.pips import PIP_RADIUS
 
     def lab_to_bgr(lightness: int, a: int, b: int) -> list[int]:
@@ -733,7 +758,7 @@ def test_the_count_says_whether_marks_by_colour_alone_lie_as_a_whole_face(places
     face = np.full((px, px, 3), lab_to_bgr(170, 140, 160), np.uint8)  # light wood
     for u, v in places:
         pip = (round(u * px), round(v * px))
-        cv2.circle(face, pip, round(0.8 * PIP_RADIUS * px), lab_to_bgr(170, 90, 160), -1, cv2.LINE_AA)  # green
+        cv2.circle(face, pip, round(0.8 * PIP_RADIUS * px), lab_to_bgr(*colour), -1, cv2.LINE_AA)
     value, _, problem = count_pips(face, Profile())
     assert value is None and isinstance(problem, reader.MarksSeen)
     assert (problem.marks, problem.whole_face) == (len(places), whole)
