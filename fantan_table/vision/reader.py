@@ -90,7 +90,11 @@ wooden ones, none wrong; byler 121-150 one more, dice-photos train five more, re
 count (stress 600000-601499, wooden 650000-651999), 5 more stress rolls and 6 more wooden ones, none wrong. It
 costs 0.1 ms a stress DEV frame and nothing measurable on a render.py one. Without
 its checks it read two of them wrong: stress 612230 (a box on part of a purple 4 showing three marks, a 5 to both
-kinds) and wooden 655753 (a glint in the middle of a 2, a 3 to both, whose turned crops' mean is short of 0.99)."""
+kinds) and wooden 655753 (a glint in the middle of a 2, a 3 to both, whose turned crops' mean is short of 0.99).
+
+0.98 was tried on 2026-11-27, with the count, on every DEV set: 5 more stress rolls right (600000-601499), 8 more
+wooden (650000-653509) and 2 more dice-photos train, but one of the latter newly ok and wrong (two_29: a 2's die
+boxed on its front side face, a 4 to both kinds of model). Not kept."""
 SECOND_OPINION_MAJORITY = 0.5
 """The gradient-feature model's share of the face it agrees on: more than every other face's together."""
 MIDDLE_PIP_FACES = (1, 3, 5)
