@@ -477,7 +477,9 @@ BLANK_FOUND_SURE = 0.7
 face or a coin it took for a die reads blank too. On DEV stress and render.py scenes it kept 87 % of the blank
 dice and 3 of 34 such patches (the network's threshold, 0.5, kept all)."""
 PLAIN_DOUBT = "a plain face the network was not sure is a die: a blank die, or a patch of table?"
-NO_FACE = "no pips counted, but the learned classifier sees not a face"
+NOTHING_COUNTED_BUT = "no pips counted, but the learned classifier sees {}"
+"""A count of none against the classifier's first choice: a face with pips, or no face at all."""
+NO_FACE = NOTHING_COUNTED_BUT.format("not a face")
 """A box of the network's that reads so, with a count given and more boxes than it, is no die: on the DEV stress
 scenes where the network boxed more than the dice rolled (50 of 500), 29 of the 69 boxes on no die read so and
 none of the 197 on a die. Left out, 5 more scenes read exactly (57.6 % against 56.6 %) and none wrong. Leaving
@@ -1430,7 +1432,7 @@ def _with_classifier(
     counted = read[0]
     best = CLASSES[int(np.argmax(probabilities))]
     if counted == 0 and best not in (None, 0, 1):  # (a 1 is a blank's gloss spot as often)
-        read, counted = (None, 0.0, f"no pips counted, but the learned classifier sees {best}"), None
+        read, counted = (None, 0.0, NOTHING_COUNTED_BUT.format(best)), None
     if counted is None:
         p_best = float(probabilities[CLASSES.index(best)])
         seen = read[2] if isinstance(read[2], MarksSeen) else None
@@ -1461,7 +1463,7 @@ def _with_classifier(
         return read
     if counted == 0:
         if best != 0:
-            return None, 0.0, NO_FACE if best is None else f"no pips counted, but the learned classifier sees {best}"
+            return None, 0.0, NO_FACE if best is None else NOTHING_COUNTED_BUT.format(best)
         blank = float(probabilities[CLASSES.index(0)])
         if blank < BLANK_SURE:
             return None, 0.0, f"no pips counted, the learned classifier only {blank:.0%} sure of a blank: faint pips?"
