@@ -37,6 +37,7 @@ from .marks import Mark, Marks, find_marks
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
 from .profile import LEARNED, Profile
 from .quantiles import median, percentile
+from .slant import disagreeing
 from .table_colours import dice_area, printed
 from .topface import NO_ROUND_PIPS, RotatedBox, read_top_face
 
@@ -217,7 +218,7 @@ def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Readi
             reading = _unless_missed(frame, origin, reading, profile)
     if reading.status is not Status.OK or profile.side_faces:  # (a die's box holds its side faces there)
         return reading
-    doubt = _too_near(reading.dice) or _odd_size(reading.dice)
+    doubt = _too_near(reading.dice) or _odd_size(reading.dice) or _seen_from_two_sides(image, reading.dice)
     return Reading(Status.UNSURE, reading.dice, doubt) if doubt else reading
 
 
@@ -736,6 +737,15 @@ def _too_near(dice: Sequence[DieReading]) -> str | None:
             where = f"({a.center[0]:.0f}, {a.center[1]:.0f}) and ({b.center[0]:.0f}, {b.center[1]:.0f})"
             return f"dice at {where} lie {apart:.2f} of a side apart: a side face boxed as a die?"
     return None
+
+
+def _seen_from_two_sides(image: np.ndarray, dice: Sequence[DieReading]) -> str | None:
+    """A doubt for dice whose side faces show as no one camera shows them (``slant``): one box is a side face."""
+    which = disagreeing(image, [d.box for d in dice])
+    if not which:
+        return None
+    where = ", ".join(f"({dice[i].center[0]:.0f}, {dice[i].center[1]:.0f})" for i in which)
+    return f"the dice at {where} show their side faces as no one camera could: a side face boxed as a die?"
 
 
 # -- 1. die bodies ------------------------------------------------------------------------------
