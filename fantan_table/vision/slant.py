@@ -39,7 +39,10 @@ INSIDE: Final = 0.8
 """The share of the box whose colours are the face's: its middle, clear of the box's own edge."""
 LIGHTNESS_WEIGHT: Final = 0.5
 """Lightness counts half as much as colour when telling die from table: a side face is the die's colour in
-another light (often darker), while the table differs in colour as much as in light."""
+another light (often darker), while the table differs in colour as much as in light. A cast shadow is the table's
+colour in less light, and a dark one on a pale grey table can still look more like a dark green die than like the
+table: on stress DEV 610641 a green die's shadow and an orange die's side face leaned apart (the one right roll of
+1,494 on 610000-612499 this check turned unsure)."""
 FAR_SIDE: Final = 0.3
 """The die-like share below which the two least die-like strips must both lie: a cube shows at most two side faces,
 so at least two sides of its top face border the table. A box with more die-like sides is among things of its
