@@ -218,7 +218,7 @@ def _read_dice(image: np.ndarray, profile: Profile, expect: int | None) -> Readi
             reading = _unless_missed(frame, origin, reading, profile)
     if reading.status is not Status.OK or profile.side_faces:  # (a die's box holds its side faces there)
         return reading
-    doubt = _too_near(reading.dice) or _odd_size(reading.dice) or _seen_from_two_sides(image, reading.dice)
+    doubt = _too_near(reading.dice) or _odd_size(reading.dice) or _seen_from_two_sides(frame, origin, reading.dice)
     return Reading(Status.UNSURE, reading.dice, doubt) if doubt else reading
 
 
@@ -739,9 +739,10 @@ def _too_near(dice: Sequence[DieReading]) -> str | None:
     return None
 
 
-def _seen_from_two_sides(image: np.ndarray, dice: Sequence[DieReading]) -> str | None:
-    """A doubt for dice whose side faces show as no one camera shows them (``slant``): one box is a side face."""
-    which = disagreeing(image, [d.box for d in dice])
+def _seen_from_two_sides(frame: np.ndarray, origin: tuple[int, int], dice: Sequence[DieReading]) -> str | None:
+    """A doubt for dice whose side faces show as no one camera shows them (``slant``): one box is a side face.
+    ``frame`` is the profile's region of the picture (its table), at ``origin`` in the picture the dice are in."""
+    which = disagreeing(frame, [_shift(d.box, (-origin[0], -origin[1])) for d in dice])
     if not which:
         return None
     where = ", ".join(f"({dice[i].center[0]:.0f}, {dice[i].center[1]:.0f})" for i in which)

@@ -33,8 +33,12 @@ ALONG: Final = 0.8
 """The share of each side of the box the strip beyond it spans: the middle, clear of the corners where two side
 faces and the table meet."""
 LOOK_PX: Final = 24
-"""At least this many pixels along a die's side are looked at (of a larger die, every second, third ... pixel):
-its strips then hold at least 8 by 19 pixels, enough for a share, and a large die costs no more than a small."""
+"""About this many pixels along a die's side are looked at (of a larger die, every second, third ... pixel): its
+strips then hold about 8 by 19 pixels, enough for a share, and a large die costs no more than this. A smaller die
+is looked at pixel by pixel."""
+IN_FRAME: Final = 0.5
+"""The share of a strip that must lie in the frame: of a die at the frame's edge, what lies beyond it is unknown,
+and a strip cut short would count as table. Such a die is not weighed."""
 INSIDE: Final = 0.8
 """The share of the box whose colours are the face's: its middle, clear of the box's own edge."""
 LIGHTNESS_WEIGHT: Final = 0.5
@@ -51,7 +55,7 @@ LEAST_LEAN: Final = 0.5
 """The length of a die's lean (the sum of the sides' outward directions, each weighted by its die-like share) that
 it needs to count: half a side face's worth."""
 ALONE: Final = 2.0
-"""Dice weighed lie at least this many sides from every other die found: touching dice show each other's side faces
+"""Dice weighed lie more than this many sides from every other die found: touching dice show each other's side faces
 beyond their boxes. On DEV, weighing dice in clusters too vetoed 9 of 1,387 right rolls of wooden dice."""
 CONE_DEG: Final = 70.0
 """How far, in degrees, a die's lean may turn from the line to the nadir: a die turned to the camera shows two side
@@ -65,6 +69,11 @@ _GRID: Final = 81
 """Places tried for the nadir along each axis of that reach."""
 _DIRECTIONS: Final = 180
 """Directions tried for a nadir far beyond the frame."""
+_TURNS: Final = np.linspace(0, 2 * math.pi, _DIRECTIONS, endpoint=False)
+_DIRECTIONS_TRIED: Final = np.stack([np.cos(_TURNS), np.sin(_TURNS)], axis=1)
+_DIRECTIONS_TRIED.flags.writeable = False
+_SIDES_ALONG: Final = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0)
+"""How many of its sides out along a die's lean more places are tried (``_near_the_dice``)."""
 _TABLE_SAMPLE: Final = 5_000
 """About how many of the frame's pixels, evenly spread, the table's colour is the median of."""
 
@@ -75,7 +84,8 @@ def disagreeing(image: np.ndarray, boxes: Sequence[RotatedBox]) -> tuple[int, ..
     ``image`` is the BGR frame the boxes are in. Names the first pair of dice that disagree, else every die
     weighed when only three or more together do.
     """
-    alone = [i for i, box in enumerate(boxes) if _alone(box, boxes)]
+    finite = [i for i, box in enumerate(boxes) if all(map(math.isfinite, (*box[0], *box[1], box[2])))]
+    alone = [i for i in finite if all(i == j or _sides_apart(boxes[i], boxes[j]) > ALONE for j in finite)]
     if len(alone) < 2:
         return ()
     step = max(1, round(math.sqrt(image.shape[0] * image.shape[1] / _TABLE_SAMPLE)))
@@ -89,9 +99,10 @@ def disagreeing(image: np.ndarray, boxes: Sequence[RotatedBox]) -> tuple[int, ..
     weighed = sorted(leans)
     if len(weighed) < 2:
         return ()
-    places, directions = _nadirs(*image.shape[:2])
+    near = _near_the_dice([boxes[i] for i in weighed], [leans[i] for i in weighed])
+    places = np.vstack([_nadirs(*image.shape[:2]), near])
     # for each die weighed: which places and which far directions lie within CONE_DEG of its lean
-    within = {i: _within(boxes[i][0], leans[i], places, directions) for i in weighed}
+    within = {i: _within(boxes[i][0], leans[i], places, _DIRECTIONS_TRIED) for i in weighed}
     for a, b in ((a, b) for n, a in enumerate(weighed) for b in weighed[n + 1 :]):
         if not _any_common([within[a], within[b]]):
             return (a, b)
@@ -100,10 +111,10 @@ def disagreeing(image: np.ndarray, boxes: Sequence[RotatedBox]) -> tuple[int, ..
     return ()
 
 
-def _alone(box: RotatedBox, boxes: Sequence[RotatedBox]) -> bool:
+def _sides_apart(box: RotatedBox, other: RotatedBox) -> float:
+    """How many of ``box``'s sides lie between the two boxes' centres."""
     (x, y), (w, h), _ = box
-    side = (w + h) / 2
-    return all(other is box or math.hypot(other[0][0] - x, other[0][1] - y) > ALONE * side for other in boxes)
+    return math.hypot(other[0][0] - x, other[0][1] - y) / max((w + h) / 2, 1e-9)
 
 
 def _lean(image: np.ndarray, box: RotatedBox, table: np.ndarray) -> np.ndarray | None:
@@ -114,8 +125,8 @@ def _lean(image: np.ndarray, box: RotatedBox, table: np.ndarray) -> np.ndarray |
     u = np.array([math.cos(turn), math.sin(turn)])  # along the box's width
     v = np.array([-math.sin(turn), math.cos(turn)])  # along its height
     reach = math.ceil((max(w, h) / 2 + BEYOND * side) * math.sqrt(2)) + 1
-    x0, y0 = max(0, int(cx) - reach), max(0, int(cy) - reach)
-    x1, y1 = min(image.shape[1], int(cx) + reach + 1), min(image.shape[0], int(cy) + reach + 1)
+    x0, y0 = max(0, math.floor(cx) - reach), max(0, math.floor(cy) - reach)
+    x1, y1 = min(image.shape[1], math.floor(cx) + reach + 1), min(image.shape[0], math.floor(cy) + reach + 1)
     if x1 <= x0 or y1 <= y0:
         return None
     step = max(1, int(side // LOOK_PX))  # every step-th pixel each way
@@ -138,7 +149,9 @@ def _lean(image: np.ndarray, box: RotatedBox, table: np.ndarray) -> np.ndarray |
         (-v, -along_v, along_u, h / 2, w),
     ):
         strip = (out > half) & (out < half + BEYOND * side) & (np.abs(across) < span * ALONG / 2)
-        shares.append((outward, float(die_like[strip].mean()) if strip.any() else 0.0))
+        if not strip.any() or strip.sum() < IN_FRAME * (BEYOND * side) * (span * ALONG) / step**2:
+            return None  # the frame's edge cuts the strip off: what lies beyond it is not known
+        shares.append((outward, float(die_like[strip].mean())))
     if sorted(share for _, share in shares)[1] >= FAR_SIDE:
         return None
     lean = sum((outward * share for outward, share in shares), np.zeros(2))
@@ -147,13 +160,26 @@ def _lean(image: np.ndarray, box: RotatedBox, table: np.ndarray) -> np.ndarray |
 
 
 @functools.lru_cache(maxsize=4)
-def _nadirs(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """The places tried for the nadir, in and around the frame, and the directions tried for one far beyond it."""
+def _nadirs(height: int, width: int) -> np.ndarray:
+    """The places tried for the nadir in and around a frame of this size: a grid over ``_REACH`` frames each way."""
     xs = np.linspace(-_REACH * width, (1 + _REACH) * width, _GRID)
     ys = np.linspace(-_REACH * height, (1 + _REACH) * height, _GRID)
     places = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
-    turns = np.linspace(0, 2 * math.pi, _DIRECTIONS, endpoint=False)
-    return places, np.stack([np.cos(turns), np.sin(turns)], axis=1)
+    places.flags.writeable = False  # shared by every frame of this size
+    return places
+
+
+def _near_the_dice(boxes: Sequence[RotatedBox], leans: Sequence[np.ndarray]) -> np.ndarray:
+    """More places to try, where the grid is too coarse: midway between every two dice (dice leaning at each other
+    from either side of the nadir), and out along each die's lean (a nadir near one die)."""
+    centres = np.array([box[0] for box in boxes], np.float64)
+    middles = [(a + b) / 2 for n, a in enumerate(centres) for b in centres[n + 1 :]]
+    along = [
+        centre + lean * max(box[1]) * sides
+        for centre, box, lean in zip(centres, boxes, leans, strict=True)
+        for sides in _SIDES_ALONG
+    ]
+    return np.array(middles + along, np.float64).reshape(-1, 2)
 
 
 def _within(
