@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import APIResponse, Browser, Page, Route, expect
 
 from fantan_table.rules.sevens.cards import Rank, Suit
 from fantan_table.rules.sevens.events import SevensSetup
@@ -21,6 +21,8 @@ PLAYERS = ("Ann", "Bob", "Cy")
 PHONE = {"width": 360, "height": 1400}
 BUILD_ORDER = (7, 8, 9, 10, 11, 12, 13, 6, 5, 4, 3, 2, 1)
 """A suit's ranks in an order each can be played: the seven, up to the King, then down to the Ace."""
+ANSWER_SETTLES_MS = 300
+"""Time for the page to take an answer just fulfilled: a check of a value that must *stay* cannot wait for it."""
 
 
 def banker_page(browser: Browser, url: str) -> Page:  # noqa: F811
@@ -115,6 +117,33 @@ def test_a_hand_of_real_cards_entered_by_the_banker(tmp_path: Path, browser: Bro
         assert table.state.results and sum(table.state.chips.seats) + table.state.chips.pool == 3 * 50
         ARTIFACTS.mkdir(exist_ok=True)
         banker.screenshot(path=str(ARTIFACTS / "sevens-banker-360.png"), full_page=True)
+
+
+def test_a_card_typed_while_the_last_one_is_answered_is_kept(tmp_path: Path, browser: Browser) -> None:  # noqa: F811
+    """The live stream can draw a move before the move's own answer arrives, and the banker types the next card
+    meanwhile: the late answer clears only the card it was for. (Once, under load, it cleared the next card and
+    the page sent an empty one.)"""
+    setup = SevensSetup(PLAYERS, RULES_001, Agreed(hands=2), CardMode.PHYSICAL)
+    with hosted_server(tmp_path / "state", setup) as (url, _, _tokens):
+        banker = banker_page(browser, url)
+        banker.fill("#sevens-dealer-cards", "JH")
+        banker.click("#sevens-dealer button[type=submit]")
+        banker.click('[data-sevens="deal"]')
+        expect(banker.locator("#sevens-turn")).to_have_text("Bob")
+        held: list[tuple[Route, APIResponse]] = []  # the table takes the move; its answer waits, as under load
+        banker.route("**/api/banker/sevens", lambda route: held.append((route, route.fetch())))
+        banker.fill("#sevens-card", "7S")
+        banker.click("#sevens-play button[type=submit]")
+        expect(banker.locator("#sevens-turn")).to_have_text("Cy")  # the live stream drew the move already
+        banker.fill("#sevens-card", "8S")
+        route, answer = held.pop()
+        route.fulfill(response=answer)
+        banker.unroute("**/api/banker/sevens")
+        banker.wait_for_timeout(ANSWER_SETTLES_MS)
+        expect(banker.locator("#sevens-card")).to_have_value("8S")
+        banker.click("#sevens-play button[type=submit]")
+        expect(banker.locator("#sevens-turn")).to_have_text("Ann")
+        expect(banker.locator("#sevens-card")).to_have_value("")
 
 
 def _wait_for_move(table: SevensTable, moves: int) -> None:

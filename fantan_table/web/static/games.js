@@ -146,6 +146,12 @@ function drawSevensBanker(s) {
   }
 }
 
+// the live stream can draw a move before its own answer comes back, and the banker may type the next one
+// meanwhile: only the text that was sent is cleared, never what was typed since
+function clearIfSent(input, sent) {
+  if (input.value.trim() === sent) input.value = "";
+}
+
 function words(text) {
   return text.trim().split(/[\s,]+/).filter((w) => w);
 }
@@ -159,7 +165,8 @@ document.querySelector('[data-sevens="deal"]').addEventListener("click", () => s
 document.getElementById("sevens-play").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = document.getElementById("sevens-card");
-  if (await send("/api/banker/sevens", { action: "play", player: state.turn, card: input.value.trim() })) input.value = "";
+  const card = input.value.trim();
+  if (await send("/api/banker/sevens", { action: "play", player: state.turn, card })) clearIfSent(input, card);
   input.focus();
 });
 for (const what of ["pass", "draw"]) {
@@ -273,6 +280,7 @@ document.getElementById("tens-roll-cancel").addEventListener("click", forgetType
 document.getElementById("tens-tile-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = document.getElementById("tens-tile");
-  if (await send("/api/banker/tens", { action: "tile", tile: input.value.trim() })) input.value = "";
+  const tile = input.value.trim();
+  if (await send("/api/banker/tens", { action: "tile", tile })) clearIfSent(input, tile);
   input.focus();
 });
