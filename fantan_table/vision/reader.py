@@ -133,7 +133,12 @@ ONE_MARK_SURE = 0.95
 counts as one light pip. On the DEV dice at the network's boxes, the one blank counted as a 1 had the classifier
 at 0.79; 0.99 turned away 31 of the 344 real 1s counted, 0.95 14. With the networks asked since 2026-11-26
 (``cnn.BUILTIN_PATHS``) that blank has 0.63, and 0.95 turns away 18 of the 307 real 1s counted at the finder's
-boxes (render.py 15, stress 3, byler 0)."""
+boxes (render.py 15, stress 3, byler 0).
+
+It holds for a pip darker than the face too, though no gloss spot is darker: a count of one dark pip where the
+classifier's first choice was the 1, not surely, was tried on 2026-11-27 (``tools/reader_dev_ab.py``, every DEV set,
+with the count). It read 6 more wooden rolls and 1 dice-photos roll right, and 2 wrong: stress 601078, a 4 whose
+box showed one dark pip, and dice-photos train dice_46. The bar guards against boxes off their dice as well."""
 BLANK_SURE = 0.99
 """A face counted blank stands only where the classifier gives the blank at least this: nothing counted is no
 proof of a plain face (pips too small, faint or near the body's colour read the same), so the classifier's word
@@ -293,7 +298,14 @@ as ``stress_scene(wooden=True)`` now draws them) it turned the one wrong roll (a
 sure of it) unsure and none of the 16 right; the wooden dice as now drawn show no such roll. On DEV (stress
 600000-600499: 137 rolls, render.py 100000-100299: 278, byler 121-150: 9) it turned none. On dice-photos train
 (which the network learned) it turned 2 of 138 right rolls, a cable's tag printed "120" taken for a 6. On DEV and
-the wooden dice any bar from 0.5 to 0.95 did the same."""
+the wooden dice any bar from 0.5 to 0.95 did the same.
+
+Weaker peaks were tried too, on 2026-11-27, and cost more than they saved. With no count, 5 of the 264 wooden rolls
+read ok on fresh DEV seeds (654000-655999) were wrong. In 4 of them the network missed a large die (three
+plain-grained 2s and a blank), its peaks there 0.24 at most. Peaks down to 0.15, of the dice's own size
+(``SAME_SIZE``), turned 2 of those 5 unsure. They also turned 7 right rolls of 2,116 unsure (every DEV set, and the
+fresh stress and wooden seeds): polka dots read as a 5, and 3 of the 138 dice-photos train rolls, at the pictures'
+edges."""
 
 
 def _unless_missed(frame: np.ndarray, origin: tuple[int, int], reading: Reading, profile: Profile) -> Reading:
