@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import APIResponse, Browser, Page, Route, expect, sync_playwright
 
 from fantan_table.vision.dataset import read_labels
 from fantan_table.web.app import create_app
@@ -25,6 +25,8 @@ from .conftest import PIN, close_context, make_context, player_token
 
 CHROMIUM = os.environ.get("FANTAN_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
+ANSWER_SETTLES_MS = 300
+"""Time for the page to take an answer just fulfilled: a check of a value that must *stay* cannot wait for it."""
 FLAGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -175,6 +177,33 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     banker.click('[data-action="resume"]')
     expect(phone.locator("#scoring")).to_be_visible()
     assert refused == []
+
+
+def test_a_name_typed_while_the_last_seat_is_answered_is_kept(server, browser: Browser) -> None:
+    """The banker seats one player and types the next while the table's answer is on its way: the late answer
+    clears the form only if it still holds the player it seated (as the Sevens card form)."""
+    url, _ = server
+    banker = banker_signed_in(browser, url, {"width": 1100, "height": 900})
+    expect(banker.locator("#banker-tools")).to_be_visible()
+    banker.click("#seats summary")
+    leaving = banker.locator("#seat-list button[data-leave]").first
+    name = leaving.get_attribute("data-leave")
+    banker.once("dialog", lambda dialog: dialog.accept())  # "... leaves the table with ...?"
+    leaving.click()  # two suits free: the form stays for the next newcomer
+    expect(banker.locator("#seat-list")).not_to_contain_text(f"{name} (")
+    banker.fill('#seat input[name="name"]', "Dee")
+    banker.select_option("#seat-suit", "arms")
+    banker.fill('#seat input[name="dollars"]', "30")
+    held: list[tuple[Route, APIResponse]] = []  # the table seats Dee; its answer waits, as under load
+    banker.route("**/api/banker/players/seat", lambda route: held.append((route, route.fetch())))
+    banker.click('#seat button[type="submit"]')
+    expect(banker.locator("#seat-list")).to_contain_text("Dee")  # the live stream drew the seat already
+    banker.fill('#seat input[name="name"]', "Eve")
+    route, answer = held.pop()
+    route.fulfill(response=answer)
+    banker.unroute("**/api/banker/players/seat")
+    banker.wait_for_timeout(ANSWER_SETTLES_MS)
+    expect(banker.locator('#seat input[name="name"]')).to_have_value("Eve")
 
 
 def test_rolls_captured_from_a_phone(tmp_path: Path, browser: Browser) -> None:

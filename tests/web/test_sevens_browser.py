@@ -15,14 +15,12 @@ from fantan_table.table.core.sevens_table import SevensTable
 
 from . import sevens_revoke as revoke
 from .hosted import hosted_server
-from .test_browser import ARTIFACTS, banker_signed_in, browser  # noqa: F401  (fixtures)
+from .test_browser import ANSWER_SETTLES_MS, ARTIFACTS, banker_signed_in, browser  # noqa: F401  (fixtures)
 
 PLAYERS = ("Ann", "Bob", "Cy")
 PHONE = {"width": 360, "height": 1400}
 BUILD_ORDER = (7, 8, 9, 10, 11, 12, 13, 6, 5, 4, 3, 2, 1)
 """A suit's ranks in an order each can be played: the seven, up to the King, then down to the Ace."""
-ANSWER_SETTLES_MS = 300
-"""Time for the page to take an answer just fulfilled: a check of a value that must *stay* cannot wait for it."""
 
 
 def banker_page(browser: Browser, url: str) -> Page:  # noqa: F811

@@ -554,7 +554,8 @@ document.getElementById("seat").addEventListener("submit", async (e) => {
   e.preventDefault();
   const form = new FormData(e.target);
   const body = { name: String(form.get("name")).trim(), suit: String(form.get("suit")), dollars: Number(form.get("dollars")) };
-  if (await send("/api/banker/players/seat", body)) e.target.reset();
+  // as games.js's clearIfSent: a late answer clears the form only if it still holds the player just seated
+  if (await send("/api/banker/players/seat", body) && e.target.elements.name.value.trim() === body.name) e.target.reset();
 });
 document.getElementById("seat-list").addEventListener("click", (e) => {
   const button = e.target.closest("button");
