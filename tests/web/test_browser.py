@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,20 @@ def banker_signed_in(browser: Browser, url: str, viewport: dict[str, int]) -> Pa
     page.fill("#pin", PIN)
     page.click("#login button")
     return page
+
+
+@contextmanager
+def answer_held(page: Page, pattern: str) -> Iterator[None]:
+    """Requests to ``pattern`` reach the table, but their answers wait, as under load, until the block ends; then
+    they go through, and the page has ``ANSWER_SETTLES_MS`` to take them."""
+    held: list[tuple[Route, APIResponse]] = []
+    page.route(pattern, lambda route: held.append((route, route.fetch())))
+    yield
+    assert held, f"nothing was asked of {pattern}"
+    for route, answer in held:
+        route.fulfill(response=answer)
+    page.unroute(pattern)
+    page.wait_for_timeout(ANSWER_SETTLES_MS)
 
 
 def watch_for_refusals(page: Page, refused: list[str]) -> None:
@@ -194,15 +209,10 @@ def test_a_name_typed_while_the_last_seat_is_answered_is_kept(server, browser: B
     banker.fill('#seat input[name="name"]', "Dee")
     banker.select_option("#seat-suit", "arms")
     banker.fill('#seat input[name="dollars"]', "30")
-    held: list[tuple[Route, APIResponse]] = []  # the table seats Dee; its answer waits, as under load
-    banker.route("**/api/banker/players/seat", lambda route: held.append((route, route.fetch())))
-    banker.click('#seat button[type="submit"]')
-    expect(banker.locator("#seat-list")).to_contain_text("Dee")  # the live stream drew the seat already
-    banker.fill('#seat input[name="name"]', "Eve")
-    route, answer = held.pop()
-    route.fulfill(response=answer)
-    banker.unroute("**/api/banker/players/seat")
-    banker.wait_for_timeout(ANSWER_SETTLES_MS)
+    with answer_held(banker, "**/api/banker/players/seat"):  # the table seats Dee; its answer waits
+        banker.click('#seat button[type="submit"]')
+        expect(banker.locator("#seat-list")).to_contain_text("Dee")  # the live stream drew the seat already
+        banker.fill('#seat input[name="name"]', "Eve")
     expect(banker.locator('#seat input[name="name"]')).to_have_value("Eve")
 
 

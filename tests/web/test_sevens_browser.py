@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import APIResponse, Browser, Page, Route, expect
+from playwright.sync_api import Browser, Page, expect
 
 from fantan_table.rules.sevens.cards import Rank, Suit
 from fantan_table.rules.sevens.events import SevensSetup
@@ -15,7 +15,7 @@ from fantan_table.table.core.sevens_table import SevensTable
 
 from . import sevens_revoke as revoke
 from .hosted import hosted_server
-from .test_browser import ANSWER_SETTLES_MS, ARTIFACTS, banker_signed_in, browser  # noqa: F401  (fixtures)
+from .test_browser import ARTIFACTS, answer_held, banker_signed_in, browser  # noqa: F401  (fixtures)
 
 PLAYERS = ("Ann", "Bob", "Cy")
 PHONE = {"width": 360, "height": 1400}
@@ -128,16 +128,11 @@ def test_a_card_typed_while_the_last_one_is_answered_is_kept(tmp_path: Path, bro
         banker.click("#sevens-dealer button[type=submit]")
         banker.click('[data-sevens="deal"]')
         expect(banker.locator("#sevens-turn")).to_have_text("Bob")
-        held: list[tuple[Route, APIResponse]] = []  # the table takes the move; its answer waits, as under load
-        banker.route("**/api/banker/sevens", lambda route: held.append((route, route.fetch())))
-        banker.fill("#sevens-card", "7S")
-        banker.click("#sevens-play button[type=submit]")
-        expect(banker.locator("#sevens-turn")).to_have_text("Cy")  # the live stream drew the move already
-        banker.fill("#sevens-card", "8S")
-        route, answer = held.pop()
-        route.fulfill(response=answer)
-        banker.unroute("**/api/banker/sevens")
-        banker.wait_for_timeout(ANSWER_SETTLES_MS)
+        with answer_held(banker, "**/api/banker/sevens"):  # the table takes the move; its answer waits
+            banker.fill("#sevens-card", "7S")
+            banker.click("#sevens-play button[type=submit]")
+            expect(banker.locator("#sevens-turn")).to_have_text("Cy")  # the live stream drew the move already
+            banker.fill("#sevens-card", "8S")
         expect(banker.locator("#sevens-card")).to_have_value("8S")
         banker.click("#sevens-play button[type=submit]")
         expect(banker.locator("#sevens-turn")).to_have_text("Ann")
