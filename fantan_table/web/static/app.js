@@ -55,6 +55,12 @@ async function send(path, body) {
   return data;
 }
 
+// the live stream can draw a change before its own answer comes back, and the banker may type the next one
+// meanwhile: a late answer clears a form only while it still holds what was sent, never what was typed since
+function stillHolds(input, sent) {
+  return input.value.trim() === sent;
+}
+
 // -- sounds: off until the person turns them on (a phone at a game night should not beep by surprise) ---------
 let audio = null;
 
@@ -554,8 +560,7 @@ document.getElementById("seat").addEventListener("submit", async (e) => {
   e.preventDefault();
   const form = new FormData(e.target);
   const body = { name: String(form.get("name")).trim(), suit: String(form.get("suit")), dollars: Number(form.get("dollars")) };
-  // as games.js's clearIfSent: a late answer clears the form only if it still holds the player just seated
-  if (await send("/api/banker/players/seat", body) && e.target.elements.name.value.trim() === body.name) e.target.reset();
+  if (await send("/api/banker/players/seat", body) && stillHolds(e.target.elements.name, body.name)) e.target.reset();
 });
 document.getElementById("seat-list").addEventListener("click", (e) => {
   const button = e.target.closest("button");

@@ -146,12 +146,6 @@ function drawSevensBanker(s) {
   }
 }
 
-// the live stream can draw a move before its own answer comes back, and the banker may type the next one
-// meanwhile: only the text that was sent is cleared, never what was typed since
-function clearIfSent(input, sent) {
-  if (input.value.trim() === sent) input.value = "";
-}
-
 function words(text) {
   return text.trim().split(/[\s,]+/).filter((w) => w);
 }
@@ -166,7 +160,7 @@ document.getElementById("sevens-play").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = document.getElementById("sevens-card");
   const card = input.value.trim();
-  if (await send("/api/banker/sevens", { action: "play", player: state.turn, card })) clearIfSent(input, card);
+  if (await send("/api/banker/sevens", { action: "play", player: state.turn, card }) && stillHolds(input, card)) input.value = "";
   input.focus();
 });
 for (const what of ["pass", "draw"]) {
@@ -281,6 +275,6 @@ document.getElementById("tens-tile-form").addEventListener("submit", async (e) =
   e.preventDefault();
   const input = document.getElementById("tens-tile");
   const tile = input.value.trim();
-  if (await send("/api/banker/tens", { action: "tile", tile })) clearIfSent(input, tile);
+  if (await send("/api/banker/tens", { action: "tile", tile }) && stillHolds(input, tile)) input.value = "";
   input.focus();
 });
