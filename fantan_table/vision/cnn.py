@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from .classifier import CHANNELS, CLASSES, CROP_PX, RETRAIN_CNN_HINT, FaceModelError, softmax
+from .onnx_net import read_onnx
 
 FORMAT_VERSION: Final = 1
 """Bumped whenever the crop, the network's input or output, or the JSON layout change."""
@@ -135,7 +136,7 @@ class CnnFaceModel:
 def _read_net(onnx: bytes) -> Any:
     """The network OpenCV makes of ``onnx``, checked on one blank crop: one score per class."""
     try:
-        net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+        net = read_onnx(onnx)
         net.setInput(np.zeros((1, CHANNELS, CROP_PX, CROP_PX), np.float32))
         out = np.asarray(net.forward())
     except cv2.error as exc:

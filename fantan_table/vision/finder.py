@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from ..errors import FantanError
+from .onnx_net import read_onnx
 from .topface import RotatedBox
 
 INPUT_W: Final = 384
@@ -225,7 +226,7 @@ def wholly_inside(box: RotatedBox, shape: tuple[int, ...]) -> bool:
 
 def _read_net(onnx: bytes) -> Any:
     try:
-        net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+        net = read_onnx(onnx)
         net.setInput(np.zeros((1, 3, INPUT_H, INPUT_W), np.float32))
         out = np.asarray(net.forward())
     except cv2.error as exc:
