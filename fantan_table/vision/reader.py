@@ -793,18 +793,23 @@ def _body_mask(
     if empty is not None:
         table = cv2.cvtColor(cv2.GaussianBlur(empty, (3, 3), 0), cv2.COLOR_BGR2Lab)
     else:
-        # the table's look everywhere: a median wide enough that dice (even a few touching) are outvoted
         die_min, die_max = die_sizes
-        h, w = lab.shape[:2]
-        step = max(1, round(die_max / 6))
-        tiny = cv2.resize(lab, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_AREA)
-        k = min(2 * (min(tiny.shape[:2]) // 2) - 1, 4 * 6 + 1)
-        tiny = cv2.medianBlur(tiny, max(3, k))
-        table = cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
+        table = _table_look(lab, die_max)
         standing_out = _standing_out(lab, table, profile)
         guess = math.sqrt(die_min * die_max)  # a die's side before one is measured, as in _find_dice
         return _without_print(lab, table, standing_out, profile, guess, dice_area(dice, die_max)), lab
     return _standing_out(lab, table, profile), lab
+
+
+def _table_look(lab: np.ndarray, die_side: float) -> np.ndarray:
+    """The table's look everywhere in an 8-bit Lab picture: a median wide enough (four sides of the largest die,
+    ``die_side`` pixels) that dice, even a few touching, are outvoted."""
+    h, w = lab.shape[:2]
+    step = max(1, round(die_side / 6))
+    tiny = cv2.resize(lab, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_AREA)
+    k = min(2 * (min(tiny.shape[:2]) // 2) - 1, 4 * 6 + 1)
+    tiny = cv2.medianBlur(tiny, max(3, k))
+    return cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def _without_print(
@@ -813,12 +818,16 @@ def _without_print(
     """The body mask less the table's print (``table_colours``): its patches that could hold a die of ``die_side``
     (the reader's guess before it has measured a die). A print's patch that could pass for a die is that large;
     narrower matches are a die's own shading or side face, or a sliver between dice, and stay."""
-    print_ = printed(lab, table, profile.body_lightness, profile.body_colour, dice_pixels)
+    print_ = _die_sized(printed(lab, table, profile.body_lightness, profile.body_colour, dice_pixels), die_side)
+    return cv2.bitwise_and(mask, cv2.bitwise_not(print_))
+
+
+def _die_sized(mask: np.ndarray, die_side: float) -> np.ndarray:
+    """The parts of ``mask`` that could hold a die's face of ``die_side`` pixels at some turn."""
     # a square of side s at any turn holds an upright square of side s / sqrt(2) (at 45 degrees; more at others),
     # and an upright square opens fast (rows, then columns)
     size = max(1, round(die_side / math.sqrt(2)))
-    print_ = cv2.morphologyEx(print_, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
-    return cv2.bitwise_and(mask, cv2.bitwise_not(print_))
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((size, size), np.uint8))
 
 
 def _standing_out(lab: np.ndarray, table: np.ndarray, profile: Profile) -> np.ndarray:
