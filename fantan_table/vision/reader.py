@@ -32,7 +32,7 @@ import numpy as np
 
 from ..rules.dice import open_number
 from .classifier import CLASSES, NOT_A_FACE, SYMMETRIES, builtin_feature_model, builtin_model, die_crop, symmetries
-from .finder import builtin_finder, remembering_maps, wholly_inside
+from .finder import builtin_finder, remembering_maps, shrunk, wholly_inside
 from .marks import Mark, Marks, find_marks
 from .pips import PIP_RADIUS, pattern_error, shifted_pattern_error
 from .profile import LEARNED, Profile
@@ -559,6 +559,7 @@ def _reading(
         else d
         for d, (_, _, score) in zip(dice, boxes, strict=True)
     ]
+    dice = _blanks_on_print(frame, dice, [score for _, _, score in boxes], profile, expect)
     dice = _weak_and_small(dice, [score for _, _, score in boxes])
     if weighed and all(score is not None for _, _, score in boxes):  # the network's boxes, drawn tight to a top face
         dice = _short_boxes_read_again(frame, dice, profile)
@@ -617,6 +618,72 @@ and on half of a 2, each at 0.67-0.68 of the middle die's side, read as a 1, jus
 of real dice in right rolls were 0.68 (one, dice-photos train 31) and 0.75 or more of the middle. With 0.7 it
 turned both wrong rolls unsure and lost that one of the 2,355 right rolls read with the count on DEV (stress
 600000-601499, render.py 100000-100299, byler 121-150, dice-photos train, the wooden dice above); 0.85 lost 5."""
+
+
+PRINTED_FACE = 0.5
+"""A plain face in a box of the network's is a patch of the table's print, not a blank die, where at least this
+share of it is print: it stands out from the table's look around it in a way that more of the frame away from the
+dice shows than all the dice could cover (``table_colours.printed``), in patches that could hold a die's face. A
+checked, plaid or patterned mat has plain, die-sized patches; wooden DEV 657487 read a teal check of a diamond mat
+as a blank die, all ok. Half: a die's face is one colour, so a blank die shows the table at most at its corners,
+where the box may be loose, and a patch of table is table all over. Only the table away from the dice found, and
+only where it stands out, is counted: dice of one wood, together larger than ``dice_area`` allows with their side
+faces and shadows, made their own colour common (wooden DEV 656706 and 657591, a blank among them); and a beech
+blank that stood out from a gingham cloth by little more than the margins (wooden DEV 650162) took the cloth's own
+light and dark squares, which do not stand out, for print like it."""
+PRINT_SIDE_PX = 16
+"""The largest die's side, in pixels, in the picture its face is judged in (``finder.shrunk``). A face of 16 pixels
+holds some 170 inside its rim, enough to tell half of them, and a print that matters (checks, stripes, a plaid:
+patches a die's size) is far coarser than a pixel there. Judged at the outlines' working size (``work_width``),
+the check took more than twice as long (render.py DEV frames with a blank: 6 ms against 2.5, line-profiled)."""
+AROUND_A_DIE = 2.0
+"""How many times its top face's box a die's body, side faces and shadow lie within, seen by a camera over the
+table (``table_colours.SIDE_FACES_SEEN``: side faces together no larger than the top face)."""
+ON_PRINT = "a plain face like the table's print all over the frame: a patch of the print, not a blank die?"
+
+
+def _blanks_on_print(
+    frame: np.ndarray, dice: list[DieReading], scores: Sequence[float | None], profile: Profile, expect: int | None
+) -> list[DieReading]:
+    """The dice, with each blank in a box of the network's (its ``scores`` not None) that is a patch of the table's
+    print (``PRINTED_FACE``) unsure. The outlines' boxes need no such check: they leave the print out first."""
+    blanks = [
+        i for i, (die, score) in enumerate(zip(dice, scores, strict=True)) if score is not None and die.value == 0
+    ]
+    if not blanks:
+        return dice
+    largest = max(1.0, *(max(die.box[1]) for die in dice))
+    shrink = min(1.0, PRINT_SIDE_PX / largest)
+    height, width = frame.shape[:2]
+    small = shrunk(frame, (max(1, round(width * shrink)), max(1, round(height * shrink)))) if shrink < 1 else frame
+    scale = small.shape[1] / width
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    side = scale * largest
+    table = np.full(lab.shape[:2], 1, np.uint8)
+    for die in dice:  # the table is what lies away from every die found, their side faces and shadows too
+        _fill_box(table, die.box, scale, AROUND_A_DIE, 0)
+    pixels = dice_area(max(len(dice), expect or 0), side)
+    look = _table_look(lab, side)
+    standing_out = _standing_out(lab, look, profile)
+    # print is what stands out from the table's look around it: the rest of the table, its grain and noise, is not
+    print_ = printed(lab, look, profile.body_lightness, profile.body_colour, pixels, table & (standing_out > 0))
+    # patches of print that could hold a die's face
+    print_ = _die_sized(cv2.bitwise_and(print_, standing_out), (1 - 2 * FACE_MARGIN) * side)
+    checked = list(dice)
+    for i in blanks:
+        on_face = _fill_box(np.zeros(print_.shape, np.uint8), dice[i].box, scale, 1 - 2 * FACE_MARGIN, 1)
+        if on_face.any() and np.count_nonzero(print_[on_face > 0]) >= PRINTED_FACE * np.count_nonzero(on_face):
+            checked[i] = DieReading(None, dice[i].center, dice[i].box, 0.0, ON_PRINT)
+    return checked
+
+
+def _fill_box(mask: np.ndarray, box: RotatedBox, scale: float, grown: float, value: int) -> np.ndarray:
+    """``mask`` with ``box`` (frame pixels), scaled by ``scale`` and grown ``grown`` times about its centre, set to
+    ``value``."""
+    (cx, cy), (w, h), turn = box
+    scaled = ((cx * scale, cy * scale), (w * scale * grown, h * scale * grown), turn)
+    cv2.fillConvexPoly(mask, np.round(cv2.boxPoints(scaled)).astype(np.int32), value)
+    return mask
 
 
 def _weak_and_small(dice: list[DieReading], scores: Sequence[float | None]) -> list[DieReading]:

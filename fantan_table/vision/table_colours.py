@@ -34,15 +34,24 @@ def dice_area(dice: int, side: float) -> float:
     return dice * SIDE_FACES_SEEN * side * side
 
 
-def printed(lab: np.ndarray, table: np.ndarray, lightness: float, colour: float, dice_pixels: float) -> np.ndarray:
+def printed(
+    lab: np.ndarray,
+    table: np.ndarray,
+    lightness: float,
+    colour: float,
+    dice_pixels: float,
+    counted: np.ndarray | None = None,
+) -> np.ndarray:
     """Pixels (255) of an 8-bit Lab picture whose difference from the ``table``'s look there, within ``REACH`` of
     the margins ``lightness`` (L) and ``colour`` (a and b), more than ``dice_pixels`` pixels of the picture share:
-    the table's print."""
+    the table's print. With ``counted`` (a mask of the picture's size), only its pixels are counted: the table
+    away from dice already found, whose own colours then do not count as print."""
     difference = cv2.addWeighted(lab, 1.0, table, -1.0, _NO_DIFFERENCE)  # saturates beyond +-127: far from any print
     bins = difference // np.uint8(BIN)
     index = (bins[..., 0].astype(np.int32) * _BINS + bins[..., 1]) * _BINS + bins[..., 2]
     # every other pixel each way: what covers more than the dice could is as common among a quarter of them
-    near = 4 * np.bincount(index[::2, ::2].ravel(), minlength=_BINS**3).reshape((_BINS,) * 3)
+    sampled = index[::2, ::2] if counted is None else index[::2, ::2][counted[::2, ::2] > 0]
+    near = 4 * np.bincount(sampled.ravel(), minlength=_BINS**3).reshape((_BINS,) * 3)
     for axis, margin in ((0, lightness), (1, colour), (2, colour)):
         near = _window_sum(near, axis, int(REACH * margin // BIN))
     common = np.where(near.ravel() > dice_pixels, np.uint8(255), np.uint8(0))
@@ -51,13 +60,10 @@ def printed(lab: np.ndarray, table: np.ndarray, lightness: float, colour: float,
 
 def _window_sum(hist: np.ndarray, axis: int, reach: int) -> np.ndarray:
     """Each bin's count plus its neighbours' up to ``reach`` bins away along ``axis``."""
-    if reach == 0:
-        return hist
-    widths = [(0, 0)] * hist.ndim
-    widths[axis] = (reach, reach)
-    padded = np.pad(hist, widths)
-    n = hist.shape[axis]
-    # a sum of shifted copies: for the one or two bins of reach a margin gives, a third of a running sum's cost
-    return sum(
-        (padded[(slice(None),) * axis + (slice(k, k + n),)] for k in range(2 * reach + 1)), np.zeros_like(hist)
-    )
+    summed = hist.copy()
+    ahead, behind = np.moveaxis(summed, axis, 0), np.moveaxis(hist, axis, 0)  # views: the axis first
+    # shifted copies added in place: for the one or two bins of reach a margin gives, half a running sum's cost
+    for k in range(1, reach + 1):
+        ahead[k:] += behind[:-k]
+        ahead[:-k] += behind[k:]
+    return summed

@@ -241,3 +241,47 @@ def test_a_blank_the_network_was_not_sure_of_is_unsure(monkeypatch, score, read)
     monkeypatch.setattr(reader, "builtin_finder", lambda: finder_of([found]))
     reading = reader._reading(scene.image, (0, 0), reader._found_by_network(scene.image, 1), Profile(), 1)
     assert [d.value for d in reading.dice] == [read] and (read is None) == (reader.PLAIN_DOUBT in reading.message)
+
+
+TEAL, GREY = (170, 165, 60), (105, 115, 110)  # BGR: a patterned mat's two colours
+CHECK_PX = 110
+"""A check of the mat: a little larger than the dice drawn (90 px), as the patch wooden DEV 657487 read blank."""
+
+
+def _on_a_checked_mat(
+    image: np.ndarray, keep: tuple[float, float], keep_px: float, check_px: int = CHECK_PX
+) -> np.ndarray:
+    """``image`` with a mat of checks drawn over all of it but a square of ``keep_px`` round ``keep``."""
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w]
+    # one check in three teal: the mat's look is its grey, which the teal checks stand out from
+    checks = np.where((((xs // check_px) + (ys // check_px)) % 3 == 0)[..., None], TEAL, GREY).astype(np.uint8)
+    away = (np.abs(xs - keep[0]) > keep_px / 2) | (np.abs(ys - keep[1]) > keep_px / 2)
+    return np.where(away[..., None], checks, image)
+
+
+def test_a_blank_on_a_patch_of_the_tables_print_is_unsure():
+    """A patterned mat has plain, die-sized patches that the network and the classifier may take for a blank die
+    (wooden DEV 657487: a teal check of a diamond mat read as a 0, all ok); a blank die lying on the mat is a die."""
+    from fantan_table.vision import reader
+
+    scene = render_scene([0], 41_300, die_side=90, style="pips", touching=False, distractors=False)
+    die = scene.dice[0]
+    frame = _on_a_checked_mat(scene.image, die.center, 2 * die.side)
+    check = ((5.5 * CHECK_PX, 4.5 * CHECK_PX), (0.9 * CHECK_PX, 0.9 * CHECK_PX), 0.0)  # a teal check's middle
+    assert tuple(frame[round(check[0][1]), round(check[0][0])]) == TEAL
+    blank_die = reader.DieReading(0, die.center, (die.center, (die.side, die.side), die.angle), 1.0)
+    on_print = reader.DieReading(0, check[0], check, 1.0)
+    read = reader._blanks_on_print(frame, [blank_die, on_print], [0.9, 0.9], Profile(), 2)
+    assert read[0] == blank_die
+    assert (read[1].value, read[1].problem) == (None, reader.ON_PRINT)
+    # only blanks in the network's boxes: a face with pips has its own evidence; the outlines leave print out
+    three = reader.DieReading(3, check[0], check, 1.0)
+    assert reader._blanks_on_print(frame, [blank_die, three], [0.9, 0.9], Profile(), 2)[1] == three
+    assert reader._blanks_on_print(frame, [blank_die, on_print], [0.9, None], Profile(), 2)[1] == on_print
+    # on a plain mat the same patch stands out from nothing: no print (the network's score decides, as before)
+    plain = np.where((frame == np.array(GREY, np.uint8)).all(axis=2)[..., None], np.array(TEAL, np.uint8), frame)
+    assert reader._blanks_on_print(plain, [blank_die, on_print], [0.9, 0.9], Profile(), 2) == [blank_die, on_print]
+    # nor is a mat printed finer than a die: its patches could not hold one
+    fine = _on_a_checked_mat(scene.image, die.center, 2 * die.side, check_px=CHECK_PX // 4)
+    assert reader._blanks_on_print(fine, [blank_die, on_print], [0.9, 0.9], Profile(), 2) == [blank_die, on_print]

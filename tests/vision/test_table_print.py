@@ -83,3 +83,23 @@ def test_a_plain_table_has_no_print():
     found = printed(lab, table, 24.0, 16.0, dice_area(2, SIDE))
     assert found[_ivory(frame)].max() == 0, "the dice's faces are no print"
     assert found[5:50, 5:50].min() == 255, "the cloth itself is the table's (it stands out from nothing)"
+
+
+def test_only_the_pixels_counted_make_a_look_common():
+    """Many dice alike make their own colour common; counted away from them, it is no print (the teal still is)."""
+    frame = _printed_table(0)
+    centres = [(240 + 130 * k, 420 + 60 * (k % 2)) for k in range(7)]
+    for centre in centres:
+        _draw_die(frame, centre, 0)
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2Lab)
+    table = np.empty_like(lab)
+    table[:] = cv2.cvtColor(np.uint8([[BASE]]), cv2.COLOR_BGR2Lab)[0, 0]
+    few = dice_area(1, SIDE)  # as if one die were expected: seven faces cover more than one could
+    assert printed(lab, table, 24.0, 16.0, few)[_ivory(frame)].mean() > 250
+    away = np.ones(frame.shape[:2], np.uint8)
+    for cx, cy in centres:
+        away[cy - SIDE : cy + SIDE, cx - SIDE : cx + SIDE] = 0
+    found = printed(lab, table, 24.0, 16.0, few, away)
+    assert found[_ivory(frame)].max() == 0, "the dice's faces are no print once counted away from the dice"
+    square = cv2.cvtColor(np.uint8([[TEAL]]), cv2.COLOR_BGR2Lab)[0, 0]
+    assert found[np.all(np.abs(lab.astype(int) - square) < 8, axis=2)].mean() > 250, "the teal is the print still"
