@@ -559,8 +559,9 @@ def _reading(
         else d
         for d, (_, _, score) in zip(dice, boxes, strict=True)
     ]
-    dice = _blanks_on_print(frame, dice, [score for _, _, score in boxes], profile, expect)
-    dice = _weak_and_small(dice, [score for _, _, score in boxes])
+    scores = [score for _, _, score in boxes]
+    dice = _blanks_on_print(frame, dice, scores, profile, expect)
+    dice = _weak_and_small(dice, scores)
     if weighed and all(score is not None for _, _, score in boxes):  # the network's boxes, drawn tight to a top face
         dice = _short_boxes_read_again(frame, dice, profile)
     if weighed and profile.blank_face:  # a glint read as a 1 is a blank die's; dice with no blank face have none
