@@ -647,7 +647,11 @@ def _blanks_on_print(
     frame: np.ndarray, dice: list[DieReading], scores: Sequence[float | None], profile: Profile, expect: int | None
 ) -> list[DieReading]:
     """The dice, with each blank in a box of the network's (its ``scores`` not None) that is a patch of the table's
-    print (``PRINTED_FACE``) unsure. The outlines' boxes need no such check: they leave the print out first."""
+    print (``PRINTED_FACE``) unsure. The outlines' boxes need no such check: they leave the print out first. Nor do
+    dice with no blank face: there a blank is no die at all, and ``_reading`` leaves it out (an unsure die would
+    leave the roll unsure)."""
+    if not profile.blank_face:
+        return dice
     blanks = [
         i for i, (die, score) in enumerate(zip(dice, scores, strict=True)) if score is not None and die.value == 0
     ]

@@ -279,6 +279,9 @@ def test_a_blank_on_a_patch_of_the_tables_print_is_unsure():
     three = reader.DieReading(3, check[0], check, 1.0)
     assert reader._blanks_on_print(frame, [blank_die, three], [0.9, 0.9], Profile(), 2)[1] == three
     assert reader._blanks_on_print(frame, [blank_die, on_print], [0.9, None], Profile(), 2)[1] == on_print
+    # dice with no blank face: a blank is no die at all, which the reader leaves out; it must not stay as unsure
+    d6 = Profile(blank_face=False)
+    assert reader._blanks_on_print(frame, [blank_die, on_print], [0.9, 0.9], d6, 2) == [blank_die, on_print]
     # on a plain mat the same patch stands out from nothing: no print (the network's score decides, as before)
     plain = np.where((frame == np.array(GREY, np.uint8)).all(axis=2)[..., None], np.array(TEAL, np.uint8), frame)
     assert reader._blanks_on_print(plain, [blank_die, on_print], [0.9, 0.9], Profile(), 2) == [blank_die, on_print]
