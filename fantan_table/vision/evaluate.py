@@ -1,13 +1,15 @@
 """How well a reader did on a labelled set: the figures ``fantan-table eval`` and the benchmarks report.
 
 Labels give the values of a picture's dice but not where each die lies, so dice are matched as
-multisets: a reading of ``2 3 5`` for truth ``5 2 4`` has two dice right.
+multisets: a reading of ``2 3 5`` for truth ``5 2 4`` has two dice right. Where the labels say where each die lies
+(rendered scenes, boxed photos), each die read is judged on the die it lies on, and its confidence with it
+(``ConfidenceTally``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -132,3 +134,76 @@ def summarise(outcomes: Iterable[Outcome]) -> Report:
     for o in outcomes:
         report.add(o)
     return report
+
+
+@dataclass(frozen=True)
+class PlacedDie:
+    """A die and where it lies in the picture: a label's, or a reading's with its confidence."""
+
+    value: int
+    center: tuple[float, float]
+    side: float = 0.0
+    """A label's die side in pixels: how near a die read must lie to be read on it."""
+    confidence: float = 1.0
+
+
+ON_THE_DIE = 0.5
+"""A die read lies on a labelled die when its centre is within this share of the die's side of the die's centre:
+inside its top face, whatever the turn; the next die lies a side or more away."""
+
+
+def judged(read: Sequence[PlacedDie], truth: Sequence[PlacedDie]) -> list[bool]:
+    """Whether each die read is right: it lies on a labelled die (``ON_THE_DIE``; each labelled die taken once, the
+    nearest reading first) that shows its value. A box on no die, or a second box on a die's side face, is wrong."""
+    pairs = sorted(
+        (float(np.hypot(r.center[0] - t.center[0], r.center[1] - t.center[1])), i, j)
+        for i, r in enumerate(read)
+        for j, t in enumerate(truth)
+    )
+    right = [False] * len(read)
+    taken_read: set[int] = set()
+    taken_truth: set[int] = set()
+    for apart, i, j in pairs:
+        if i in taken_read or j in taken_truth or apart > ON_THE_DIE * truth[j].side:
+            continue
+        taken_read.add(i)
+        taken_truth.add(j)
+        right[i] = read[i].value == truth[j].value
+    return right
+
+
+CONFIDENCE_LEVELS = (0.5, 0.9, 0.99)
+"""The confidences ``make bench`` checks: among dice read at least this sure, at least this share must be right."""
+
+
+@dataclass(frozen=True)
+class ConfidenceRow:
+    level: float
+    dice: int
+    right: int
+
+    @property
+    def met(self) -> bool:
+        """Calibrated (or more modest than that) at this level: at least ``level`` of the dice are right."""
+        return self.right >= self.level * self.dice
+
+    def __str__(self) -> str:
+        share = self.right / self.dice if self.dice else 1.0
+        return f"{100 * share:.2f}% ({self.dice - self.right} wrong of {self.dice})"
+
+
+@dataclass
+class ConfidenceTally:
+    """Whether the reader's confidence can be taken at its word: each die it gave a value, with its confidence,
+    whether it was right, and whether its roll was read ok (the dice the table pays on)."""
+
+    dice: list[tuple[float, bool, bool]] = field(default_factory=list)
+
+    def add(self, read: Sequence[PlacedDie], truth: Sequence[PlacedDie], roll_ok: bool) -> None:
+        for die, right in zip(read, judged(read, truth), strict=True):
+            self.dice.append((die.confidence, right, roll_ok))
+
+    def at_least(self, level: float, ok_rolls_only: bool = True) -> ConfidenceRow:
+        """The dice read at least ``level`` sure (of rolls read ok only, unless ``ok_rolls_only`` is false)."""
+        chosen = [right for confidence, right, ok in self.dice if confidence >= level and (ok or not ok_rolls_only)]
+        return ConfidenceRow(level, len(chosen), sum(chosen))

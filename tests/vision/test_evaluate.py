@@ -1,4 +1,4 @@
-from fantan_table.vision.evaluate import EXTRA, MISSED, Outcome, summarise
+from fantan_table.vision.evaluate import EXTRA, MISSED, ConfidenceTally, Outcome, PlacedDie, judged, summarise
 
 
 def test_figures_from_handmade_outcomes():
@@ -26,3 +26,32 @@ def test_extra_dice_are_counted():
     report = summarise([Outcome((2,), (2, 5), ok=False, ms=1, dice_found=2)])
     assert report.confusion[(-1, 5)] == 1
     assert report.as_json()["confusion"][0]["truth"] in (2, "extra")
+
+
+def test_each_die_read_is_judged_on_the_die_it_lies_on():
+    truth = [PlacedDie(3, (100.0, 100.0), 40.0), PlacedDie(5, (200.0, 100.0), 40.0)]
+    read = [
+        PlacedDie(5, (205.0, 96.0)),  # on the 5
+        PlacedDie(4, (98.0, 103.0)),  # on the 3, read as a 4
+        PlacedDie(3, (115.0, 100.0)),  # on the 3 too, but farther: a side face's box
+        PlacedDie(2, (150.0, 160.0)),  # on no die
+    ]
+    assert judged(read, truth) == [True, False, False, False]
+    # half a side from the centre is the farthest a reading may lie
+    assert judged([PlacedDie(3, (119.0, 100.0))], truth) == [True]
+    assert judged([PlacedDie(3, (121.0, 100.0))], truth) == [False]
+
+
+def test_confidence_rows_count_the_dice_read_at_least_that_sure():
+    tally = ConfidenceTally()
+    truth = [PlacedDie(1, (0.0, 0.0), 10.0), PlacedDie(2, (50.0, 0.0), 10.0)]
+    tally.add([PlacedDie(1, (0.0, 0.0), confidence=0.995), PlacedDie(6, (50.0, 0.0), confidence=0.95)], truth, True)
+    tally.add([PlacedDie(2, (50.0, 0.0), confidence=0.999)], truth, False)  # an unsure roll's die
+    sure = tally.at_least(0.99)
+    assert (sure.dice, sure.right, sure.met) == (1, 1, True)
+    fair = tally.at_least(0.9)
+    assert (fair.dice, fair.right, fair.met) == (2, 1, False)
+    assert str(fair) == "50.00% (1 wrong of 2)"
+    every = tally.at_least(0.99, ok_rolls_only=False)
+    assert (every.dice, every.right) == (2, 2)
+    assert tally.at_least(0.9999).met  # no die that sure: nothing against the claim
