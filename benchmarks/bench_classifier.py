@@ -18,16 +18,11 @@ import numpy as np
 from common import Row
 
 from fantan_table.vision.classifier import CLASSES, RELIABILITY_LEVELS, builtin_model, die_crop, reliability
+from fantan_table.vision.dataset import read_boxes
 from fantan_table.vision.profile import load_profile
 from fantan_table.vision.stress import MEASURING_SEEDS, stress_scene
 from fantan_table.vision.topface import RotatedBox
-from fantan_table.vision.train import (
-    BYLER_TRAIN_PHOTOS,
-    labelled_boxes,
-    reader_matched,
-    synthetic_examples,
-    upright_dice,
-)
+from fantan_table.vision.train import BYLER_TRAIN_PHOTOS, reader_matched, synthetic_examples, upright_dice
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("BENCH_DATA", ROOT.parent / "shared" / "data"))
@@ -42,7 +37,7 @@ Labelled = Iterator[tuple[np.ndarray, RotatedBox, int | None]]
 
 def _byler_last_50() -> Labelled:
     folder = DATA / "dice-photos-byler" / "train"
-    boxes = labelled_boxes(folder)
+    boxes = read_boxes(folder)
     for name in sorted(boxes)[BYLER_TRAIN_PHOTOS:]:
         frame = cv2.imread(str(folder / name))
         for box, value in upright_dice(boxes[name]):
@@ -52,7 +47,7 @@ def _byler_last_50() -> Labelled:
 def _photos_valid() -> Labelled:
     folder = DATA / "dice-photos" / "valid"
     profile = load_profile(PHOTO_PROFILE)
-    for name, labelled in sorted(labelled_boxes(folder).items()):
+    for name, labelled in sorted(read_boxes(folder).items()):
         frame = cv2.imread(str(folder / name))
         for box, value in reader_matched(frame, labelled, profile):
             yield frame, box, value

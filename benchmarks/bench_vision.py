@@ -6,7 +6,6 @@ import os
 import sys
 import time
 from collections.abc import Callable, Collection
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -15,13 +14,13 @@ from baseline_reader import baseline_read
 from common import Row, percent, wrong_when_ok
 from tqdm import tqdm
 
-from fantan_table.vision.dataset import read_labels
-from fantan_table.vision.evaluate import CONFIDENCE_LEVELS, ConfidenceTally, Outcome, PlacedDie, Report
+from fantan_table.vision.dataset import read_boxes, read_labels
+from fantan_table.vision.evaluate import CONFIDENCE_LEVELS, Outcome, PlacedDie, Report, dice_read, placed_dice
 from fantan_table.vision.profile import load_profile
 from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import random_faces, render_scene
 from fantan_table.vision.stress import MEASURING_SEEDS, stress_scene
-from fantan_table.vision.train import BYLER_TRAIN_PHOTOS, labelled_boxes
+from fantan_table.vision.train import BYLER_TRAIN_PHOTOS
 
 ROOT = Path(__file__).resolve().parent.parent
 PHOTOS = ROOT.parent / "shared" / "data" / "dice-photos"
@@ -50,8 +49,7 @@ LABELLED = -1
 def _ours(profile=None, expect=None) -> Reader:
     def read(image: np.ndarray, labelled: int) -> Read:
         r = read_dice(image, profile, labelled if expect == LABELLED else expect)
-        placed = tuple(PlacedDie(d.value, d.center, confidence=d.confidence) for d in r.dice if d.value is not None)
-        return r.values, r.status is Status.OK, len(r.dice), placed
+        return r.values, r.status is Status.OK, len(r.dice), dice_read(r)
 
     return read
 
@@ -64,26 +62,17 @@ def _baseline(expect=None) -> Reader:
     return read
 
 
-@dataclass
-class Measured:
-    """One reader on one set: its scenes' figures, and its dice's confidence where the labels say where dice lie."""
-
-    report: Report = field(default_factory=Report)
-    confidence: ConfidenceTally = field(default_factory=ConfidenceTally)
-
-
-def _measure(frames, readers: dict[str, Reader], what: str) -> dict[str, Measured]:
+def _measure(frames, readers: dict[str, Reader], what: str) -> dict[str, Report]:
     """Each frame read by each reader; frames are (name, values, picture, the dice where they lie or None)."""
-    got = {name: Measured() for name in readers}
+    reports = {name: Report() for name in readers}
     for name_of_frame, truth, frame, placed in tqdm(frames, desc=what, unit="picture", file=sys.stderr, disable=None):
         for name, reader in readers.items():
             start = time.perf_counter()
             values, ok, found, read = reader(frame, len(truth))
             ms = (time.perf_counter() - start) * 1000
-            got[name].report.add(Outcome(truth, values, ok, ms, found, name_of_frame))
-            if read is not None and placed is not None:
-                got[name].confidence.add(read, placed, ok)
-    return got
+            judged = placed if read is not None else None  # the baseline gives no confidence to judge
+            reports[name].add(Outcome(truth, values, ok, ms, found, name_of_frame, read or (), judged))
+    return reports
 
 
 def _synthetic():
@@ -104,7 +93,7 @@ def _stress(scenes: int, wooden: bool = False):
 def _stress_rows() -> list[Row]:
     """Unseen synthetic scenes of the hard renderer, built-in profile: the issue's generalisation targets."""
     got = _measure(_stress(STRESS_SCENES), {"ours": _ours(expect=4), "baseline": _baseline(expect=4)}, "stress scenes")
-    o, b = got["ours"].report, got["baseline"].report
+    o, b = got["ours"], got["baseline"]
     n = f"stress {o.scenes} x 4 dice (unseen)"
     return [
         _rate(f"{n}: exact scenes", o, b, "exact_scene_rate", ">= 95%", lambda v: v >= 0.95),
@@ -124,7 +113,7 @@ def _wooden_rows() -> list[Row]:
         "baseline, no count": _baseline(),
     }
     got = _measure(_stress(WOODEN_SCENES, wooden=True), readers, "wooden dice")
-    o, b, on, bn = (got[name].report for name in readers)
+    o, b, on, bn = (got[name] for name in readers)
     n = f"wooden dice {o.scenes} x 4 (an unseen look)"
     return [
         _rate(f"{n}: exact scenes", o, b, "exact_scene_rate"),
@@ -138,17 +127,11 @@ def _wooden_rows() -> list[Row]:
 
 def _photos(folder: Path, names: Collection[str] | None = None):
     """A labelled folder's photos (of ``names`` only, if given), each die placed where ``boxes.json`` has it."""
-    boxes = labelled_boxes(folder) if (folder / "boxes.json").exists() else {}
+    boxes = read_boxes(folder) if (folder / "boxes.json").exists() else {}
     for sample in read_labels(folder):
         if names is not None and sample.image.name not in names:
             continue
-        placed = None
-        if sample.image.name in boxes:
-            dice = boxes[sample.image.name]
-            # a box is drawn round what shows of a die, upright: a die half hidden has a small one; the roll's
-            # dice are one size, the middle box's
-            side = float(np.median([(x1 - x0 + y1 - y0) / 2 for (x0, y0, x1, y1), _ in dice]))
-            placed = tuple(PlacedDie(value, ((x0 + x1) / 2, (y0 + y1) / 2), side) for (x0, y0, x1, y1), value in dice)
+        placed = placed_dice(boxes[sample.image.name]) if sample.image.name in boxes else None
         yield sample.image.name, sample.values, cv2.imread(str(sample.image)), placed
 
 
@@ -162,9 +145,9 @@ def _byler_rows() -> list[Row]:
         "ours, no count": _ours(),
         "baseline, no count": _baseline(),
     }
-    measured = sorted(labelled_boxes(BYLER))[BYLER_TRAIN_PHOTOS:]
+    measured = sorted(read_boxes(BYLER))[BYLER_TRAIN_PHOTOS:]
     got = _measure(_photos(BYLER, set(measured)), readers, "byler's last photos")
-    o, b, on, bn = (got[name].report for name in readers)
+    o, b, on, bn = (got[name] for name in readers)
     n = f"byler last {o.scenes} photos, built-in profile"
     return [
         _rate(f"{n}: per-die accuracy", o, b, "per_die_accuracy"),
@@ -177,10 +160,10 @@ def _byler_rows() -> list[Row]:
     ]
 
 
-def _confidence_row(name: str, measured: Measured) -> Row:
+def _confidence_row(name: str, report: Report) -> Row:
     """The issue's calibrated confidence: among the dice read at least c sure, at least c right, at each of
     ``CONFIDENCE_LEVELS``. Only the dice of rolls read ok: a round is settled on those alone."""
-    rows = [measured.confidence.at_least(level) for level in CONFIDENCE_LEVELS]
+    rows = report.confidence_rows()
     levels = "/".join(f"{level:g}" for level in CONFIDENCE_LEVELS)
     wrong = "/".join(str(row.dice - row.right) for row in rows)
     dice = "/".join(str(row.dice) for row in rows)
@@ -208,7 +191,7 @@ def _shown(report: Report, figure: str) -> str:
 def run() -> list[Row]:
     cv2.setNumThreads(1)  # the speed target is for one core
     syn = _measure(_synthetic(), {"ours": _ours(expect=4), "baseline": _baseline(expect=4)}, "synthetic scenes")
-    o, b = syn["ours"].report, syn["baseline"].report
+    o, b = syn["ours"], syn["baseline"]
     n = f"synthetic {o.scenes} x 4 dice"
     rows = [
         _rate(f"{n}: exact scenes", o, b, "exact_scene_rate", ">= 99.9%", lambda v: v >= 0.999),
@@ -241,7 +224,7 @@ def run() -> list[Row]:
     profile = load_profile(PHOTO_PROFILE) if PHOTO_PROFILE.is_dir() else None
     readers = {"ours": _ours(profile), "built-in": _ours(), "baseline": _baseline()}
     real = _measure(_photos(PHOTOS / "valid"), readers, "real photos (valid)")
-    o2, b2, builtin = real["ours"].report, real["baseline"].report, real["built-in"].report
+    o2, b2, builtin = real["ours"], real["baseline"], real["built-in"]
     n2 = f"real photos valid ({o2.scenes})"
     n3 = f"{n2}, built-in profile, no count"  # the issue's "any unseen pipped-dice set, before calibration"
     rows += [

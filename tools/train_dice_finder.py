@@ -29,6 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from fantan_table.vision.dataset import read_boxes
 from fantan_table.vision.finder import BUILTIN_PATH, INPUT_H, INPUT_W, OUTPUTS, STRIDE, DiceFinder, decode
 from fantan_table.vision.finder_data import (
     CENTRE_ONLY,
@@ -40,7 +41,6 @@ from fantan_table.vision.finder_data import (
     wooden_examples,
 )
 from fantan_table.vision.stress import stress_scene
-from fantan_table.vision.train import labelled_boxes
 
 try:
     import torch
@@ -95,12 +95,12 @@ def _photo_examples(data: Path) -> list[FinderExample]:
     byler 10 of 30 against 13, render.py 94.0 % against 93.3 %), so the finder learns the whole of train."""
     out = []
     byler = data / "dice-photos-byler" / "train"
-    for name in sorted(labelled_boxes(byler))[:BYLER_FINDER_PHOTOS]:
+    for name in sorted(read_boxes(byler))[:BYLER_FINDER_PHOTOS]:
         frame = cv2.imread(str(byler / name))
         if frame is not None:
-            out.append(photo_example(frame, [box for box, _ in labelled_boxes(byler)[name]], f"byler {name}"))
+            out.append(photo_example(frame, [box for box, _ in read_boxes(byler)[name]], f"byler {name}"))
     photos = data / "dice-photos" / "train"
-    for name, boxes in sorted(labelled_boxes(photos).items()):
+    for name, boxes in sorted(read_boxes(photos).items()):
         frame = cv2.imread(str(photos / name))
         if frame is not None:
             out.append(photo_example(frame, [box for box, _ in boxes], f"dice-photos {name}"))
@@ -344,7 +344,7 @@ def dev_scenes(data: Path, stress: int) -> list[tuple[str, np.ndarray, list[tupl
         scene = stress_scene(seed)
         out.append((f"stress {seed}", scene.image, [d.center for d in scene.counted]))
     byler = data / "dice-photos-byler" / "train"
-    boxes = labelled_boxes(byler)
+    boxes = read_boxes(byler)
     for name in sorted(boxes)[DEV_BYLER]:
         frame = cv2.imread(str(byler / name))
         out.append((f"byler {name}", frame, [((x0 + x1) / 2, (y0 + y1) / 2) for (x0, y0, x1, y1), _ in boxes[name]]))

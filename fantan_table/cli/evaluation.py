@@ -11,8 +11,8 @@ from tqdm import tqdm
 
 from ..devices.camera import CameraError
 from ..devices.camera.folder import read_picture
-from ..vision.dataset import DatasetError, read_labels
-from ..vision.evaluate import Outcome, Report
+from ..vision.dataset import BOXES, DatasetError, read_boxes, read_labels
+from ..vision.evaluate import Outcome, Report, dice_read, placed_dice
 from ..vision.reader import Status, read_dice
 from .common import UsageError, load_reader_profile, print_json
 
@@ -32,6 +32,7 @@ def evaluate_folder(folder: Path, profile_path: Path | None, expect: int | None,
     profile = load_reader_profile(profile_path)
     try:
         samples = read_labels(folder)
+        boxes = read_boxes(folder) if (folder / BOXES).exists() else {}  # where each die lies, if the set says
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
     report = Report()
@@ -45,11 +46,10 @@ def evaluate_folder(folder: Path, profile_path: Path | None, expect: int | None,
         start = time.perf_counter()
         reading = read_dice(frame, profile, expect)
         ms = (time.perf_counter() - start) * 1000
-        report.add(
-            Outcome(
-                sample.values, reading.values, reading.status is Status.OK, ms, len(reading.dice), sample.image.name
-            )
-        )
+        name = sample.image.name
+        placed = placed_dice(boxes[name]) if name in boxes else None
+        ok = reading.status is Status.OK
+        report.add(Outcome(sample.values, reading.values, ok, ms, len(reading.dice), name, dice_read(reading), placed))
     return report
 
 
@@ -65,6 +65,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"  wrong when ok      {report.wrong_when_ok_rate:8.2%}   ({report.wrong_when_ok} pictures)")
     print(f"  count errors       {report.count_errors:8d}")
     print(f"  ms per frame       {report.ms_mean:8.1f} mean, {report.ms_p95:.1f} p95")
+    if report.placed:
+        print(f"confidence: the dice of pictures read ok, judged where {BOXES} places them ({report.placed} pictures)")
+        for row in report.confidence_rows():
+            doubt = "" if row.met else ": fewer right than the confidence claims"
+            print(f"  read >= {row.level:<4g} sure: {row}{doubt}")
     print("confusion (rows true, columns read):")
     print(report.confusion_table())
     if report.wrong_names:

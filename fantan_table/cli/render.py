@@ -1,12 +1,14 @@
-"""``fantan-table render``: write a labelled set of synthetic dice pictures (labels.csv, truth.json, PNGs).
+"""``fantan-table render``: write a labelled set of synthetic dice pictures (labels.csv, boxes.json, truth.json, PNGs).
 
-``--style stress`` draws the hard set (``vision/stress.py``) and adds boxes.json, the shared datasets' format.
+boxes.json is the shared datasets' format (where each die lies: ``eval`` judges each die's confidence by it).
+``--style stress`` draws the hard set (``vision/stress.py``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -58,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     if args.style.startswith("stress"):
         return _run_stress(args, size)
-    labels, truth = [], {}
+    labels, boxes, truth = [], {}, {}
     for i in tqdm(range(args.n), desc="rendering", unit="picture", disable=None, file=sys.stderr):
         seed = args.seed * 1_000_003 + i
         values = random_faces(np.random.default_rng([seed, 1]), args.dice, FACE_SETS[args.faces or "piecepack"])
@@ -69,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         name = f"scene_{i + 1:04d}.png"
         cv2.imwrite(str(args.out / name), scene.image)
         labels.append((name, scene.values))
+        boxes[name] = [{"value": d.value, "box": _upright_box(d.center, d.side, d.angle)} for d in scene.dice]
         truth[name] = {
             "surface": scene.surface,
             "touching": scene.touching,
@@ -84,9 +87,18 @@ def run(args: argparse.Namespace) -> int:
             ],
         }
     write_labels(args.out, labels)
+    (args.out / "boxes.json").write_text(json.dumps(boxes, indent=1))
     (args.out / "truth.json").write_text(json.dumps(truth, indent=1))
-    print(f"wrote {args.n} pictures and labels.csv to {args.out}")
+    print(f"wrote {args.n} pictures, labels.csv, boxes.json and truth.json to {args.out}")
     return 0
+
+
+def _upright_box(center: tuple[float, float], side: float, degrees: float) -> list[float]:
+    """x0, y0, x1, y1 round a top face of ``side`` turned by ``degrees``, as boxes.json holds a die."""
+    turn = math.radians(degrees)
+    half = side / 2 * (abs(math.cos(turn)) + abs(math.sin(turn)))
+    x, y = center
+    return [round(x - half, 1), round(y - half, 1), round(x + half, 1), round(y + half, 1)]
 
 
 def _size(text: str | None) -> tuple[int, int] | None:

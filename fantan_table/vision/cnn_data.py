@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 from .classifier import CHANNELS, CLASSES, CROP_PX, die_crop
+from .dataset import read_boxes
 from .finder import builtin_finder, wholly_inside
 from .profile import Profile
 from .stress import CROP_SCENE_SEEDS, stress_scene
@@ -31,7 +32,6 @@ from .train import (
     Example,
     Look,
     box_examples,
-    labelled_boxes,
     reader_examples,
     roughen,
     stress_examples,
@@ -95,7 +95,7 @@ def recolour(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
 
 def byler_names(folder: Path) -> list[str]:
     """Byler's photos by name: the first ``BYLER_TRAIN_PHOTOS`` may be used at all, the rest measure."""
-    return sorted(labelled_boxes(folder))[:BYLER_TRAIN_PHOTOS]
+    return sorted(read_boxes(folder))[:BYLER_TRAIN_PHOTOS]
 
 
 def training_examples(
@@ -174,7 +174,7 @@ def finder_photo_examples(
     seed: int, folder: Path, names: Sequence[str], variants: int, look: Look | None = None
 ) -> list[Example]:
     """Crops of real photos (byler's) at the finder's boxes, ``variants`` recoloured, roughened copies each."""
-    labelled = labelled_boxes(folder)
+    labelled = read_boxes(folder)
     out: list[Example] = []
     for name in names:
         frame = cv2.imread(str(folder / name))
@@ -255,7 +255,7 @@ def dev_stress(seeds: Sequence[int] = DEV_STRESS_SEEDS) -> DevSet:
 def _dev_byler_photos(data: Path) -> Iterator[tuple[int, np.ndarray, list[tuple[RotatedBox, int]]]]:
     """Byler's DEV photos 121-150: their number among them, the photo and its labelled dice."""
     folder = data / "dice-photos-byler" / "train"
-    boxes = labelled_boxes(folder)
+    boxes = read_boxes(folder)
     for i, name in enumerate(byler_names(folder)[BYLER_FIT_PHOTOS:]):
         frame = cv2.imread(str(folder / name))
         if frame is not None:

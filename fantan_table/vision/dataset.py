@@ -1,4 +1,5 @@
-"""Labelled sets of dice pictures: a folder with ``labels.csv`` (``image,values``), values space-separated.
+"""Labelled sets of dice pictures: a folder with ``labels.csv`` (``image,values``), values space-separated, and
+perhaps ``boxes.json`` saying where each die lies.
 
 The same format is written by ``fantan-table render``, read by ``eval`` and by calibration.
 """
@@ -6,6 +7,7 @@ The same format is written by ``fantan-table render``, read by ``eval`` and by c
 from __future__ import annotations
 
 import csv
+import json
 import re
 import threading
 from dataclasses import dataclass
@@ -18,6 +20,9 @@ from ..durable import write_durably
 from ..errors import FantanError
 
 LABELS = "labels.csv"
+BOXES = "boxes.json"
+LabelledBox = tuple[tuple[float, float, float, float], int]
+"""An upright box round what shows of a die, (x0, y0, x1, y1) in pixels, and the value it shows."""
 ROLL_NAME = re.compile(r"roll_(\d+)\.jpg")
 
 
@@ -64,6 +69,36 @@ def read_labels(folder: Path, allow_empty: bool = False) -> list[Sample]:
     if not samples and not allow_empty:
         raise DatasetError(f"{path}: no labelled pictures in it")
     return samples
+
+
+def read_boxes(folder: Path) -> dict[str, list[LabelledBox]]:
+    """``boxes.json``: picture name -> each die's box and value, as the shared sets and ``render --style stress``
+    write it: ``{"name.jpg": [{"value": 3, "box": [x0, y0, x1, y1]}, ...]}``."""
+    path = folder / BOXES
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise DatasetError(f"{path}: not found; it says where each die of labels.csv lies") from None
+    except (OSError, ValueError) as exc:
+        raise DatasetError(f"{path}: cannot be read as JSON ({exc})") from None
+    try:
+        boxes = {
+            str(name): [(_box(die["box"]), int(die["value"])) for die in dice]
+            for name, dice in data.items()
+            if isinstance(dice, list)
+        }
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise DatasetError(
+            f'{path}: each picture needs a list of dice like {{"value": 3, "box": [x0, y0, x1, y1]}} ({exc!r})'
+        ) from None
+    if len(boxes) != len(data):
+        raise DatasetError(f"{path}: each picture's entry must be a list of its dice")
+    return boxes
+
+
+def _box(corners: list[float]) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = (float(c) for c in corners)
+    return x0, y0, x1, y1
 
 
 def write_labels(folder: Path, samples: list[tuple[str, tuple[int, ...]]]) -> Path:

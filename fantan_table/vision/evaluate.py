@@ -14,8 +14,98 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .dataset import LabelledBox
+from .reader import Reading
+
 MISSED = "missed"
 EXTRA = "extra"
+
+
+@dataclass(frozen=True)
+class PlacedDie:
+    """A die and where it lies in the picture: a label's, or a reading's with its confidence."""
+
+    value: int
+    center: tuple[float, float]
+    side: float = 0.0
+    """A label's die side in pixels: how near a die read must lie to be read on it."""
+    confidence: float = 1.0
+
+
+def placed_dice(boxes: Sequence[LabelledBox]) -> tuple[PlacedDie, ...]:
+    """A picture's labelled boxes as dice where they lie. A box is drawn round what shows of a die, upright: a die
+    half hidden has a small one, so every die takes the middle box's side (a roll's dice are one size)."""
+    if not boxes:
+        return ()
+    side = float(np.median([(x1 - x0 + y1 - y0) / 2 for (x0, y0, x1, y1), _ in boxes]))
+    return tuple(PlacedDie(value, ((x0 + x1) / 2, (y0 + y1) / 2), side) for (x0, y0, x1, y1), value in boxes)
+
+
+def dice_read(reading: Reading) -> tuple[PlacedDie, ...]:
+    """The dice of a reading that were given a value, where they lie and how sure."""
+    return tuple(PlacedDie(d.value, d.center, confidence=d.confidence) for d in reading.dice if d.value is not None)
+
+
+ON_THE_DIE = 0.5
+"""A die read lies on a labelled die when its centre is within this share of the die's side of the die's centre:
+inside its top face, whatever the turn; the next die lies a side or more away."""
+
+
+def judged(read: Sequence[PlacedDie], truth: Sequence[PlacedDie]) -> list[bool]:
+    """Whether each die read is right: it lies on a labelled die (``ON_THE_DIE``; each labelled die taken once, the
+    nearest reading first) that shows its value. A box on no die, or a second box on a die's side face, is wrong."""
+    pairs = sorted(
+        (float(np.hypot(r.center[0] - t.center[0], r.center[1] - t.center[1])), i, j)
+        for i, r in enumerate(read)
+        for j, t in enumerate(truth)
+    )
+    right = [False] * len(read)
+    taken_read: set[int] = set()
+    taken_truth: set[int] = set()
+    for apart, i, j in pairs:
+        if i in taken_read or j in taken_truth or apart > ON_THE_DIE * truth[j].side:
+            continue
+        taken_read.add(i)
+        taken_truth.add(j)
+        right[i] = read[i].value == truth[j].value
+    return right
+
+
+CONFIDENCE_LEVELS = (0.5, 0.9, 0.99)
+"""The confidences ``make bench`` checks: among dice read at least this sure, at least this share must be right."""
+
+
+@dataclass(frozen=True)
+class ConfidenceRow:
+    level: float
+    dice: int
+    right: int
+
+    @property
+    def met(self) -> bool:
+        """Calibrated (or more modest than that) at this level: at least ``level`` of the dice are right."""
+        return self.right >= self.level * self.dice
+
+    def __str__(self) -> str:
+        share = self.right / self.dice if self.dice else 1.0
+        return f"{100 * share:.2f}% right ({self.dice - self.right} wrong of {self.dice})"
+
+
+@dataclass
+class ConfidenceTally:
+    """Whether the reader's confidence can be taken at its word: each die it gave a value, with its confidence,
+    whether it was right, and whether its roll was read ok (the dice the table pays on)."""
+
+    dice: list[tuple[float, bool, bool]] = field(default_factory=list)
+
+    def add(self, read: Sequence[PlacedDie], truth: Sequence[PlacedDie], roll_ok: bool) -> None:
+        for die, right in zip(read, judged(read, truth), strict=True):
+            self.dice.append((die.confidence, right, roll_ok))
+
+    def at_least(self, level: float, ok_rolls_only: bool = True) -> ConfidenceRow:
+        """The dice read at least ``level`` sure (of rolls read ok only, unless ``ok_rolls_only`` is false)."""
+        chosen = [right for confidence, right, ok in self.dice if confidence >= level and (ok or not ok_rolls_only)]
+        return ConfidenceRow(level, len(chosen), sum(chosen))
 
 
 @dataclass(frozen=True)
@@ -28,6 +118,10 @@ class Outcome:
     ms: float
     dice_found: int
     name: str = ""
+    dice_read: tuple[PlacedDie, ...] = ()
+    """Each die read with a value, where it lies and how sure: judged where ``dice_placed`` is given."""
+    dice_placed: tuple[PlacedDie, ...] | None = None
+    """Where the picture's dice lie, if its labels say so (``boxes.json``, a renderer's truth)."""
 
     @property
     def right(self) -> bool:
@@ -47,6 +141,9 @@ class Report:
     confusion: Counter[tuple[int, int | str]] = field(default_factory=Counter)
     """(true value, read value or "missed") -> count; an "extra" read die is (-1, value)."""
     wrong_names: list[str] = field(default_factory=list)
+    placed: int = 0
+    """Pictures whose dice's places were known: their dice read make ``confidence``."""
+    confidence: ConfidenceTally = field(default_factory=ConfidenceTally)
 
     def add(self, o: Outcome) -> None:
         self.scenes += 1
@@ -61,6 +158,9 @@ class Report:
             self.wrong_names.append(o.name)
         self.count_errors += o.dice_found != len(o.truth)
         self.times_ms.append(o.ms)
+        if o.dice_placed is not None:
+            self.placed += 1
+            self.confidence.add(o.dice_read, o.dice_placed, o.ok)
         for value, n in both.items():
             self.confusion[(value, value)] += n
         left_truth = sorted((truth - both).elements())
@@ -113,7 +213,16 @@ class Report:
                 for (t, r), n in sorted(self.confusion.items(), key=str)
             ],
             "wrong_when_ok_images": self.wrong_names,
+            "confidence": [
+                {"at_least": row.level, "dice": row.dice, "right": row.right} for row in self.confidence_rows()
+            ]
+            if self.placed
+            else None,
         }
+
+    def confidence_rows(self) -> list[ConfidenceRow]:
+        """Among the dice of pictures read ok, those read at least each of ``CONFIDENCE_LEVELS`` sure."""
+        return [self.confidence.at_least(level) for level in CONFIDENCE_LEVELS]
 
     def confusion_table(self) -> str:
         """Rows: true value; columns: value read, then missed. A last row counts dice read that were not there."""
@@ -134,76 +243,3 @@ def summarise(outcomes: Iterable[Outcome]) -> Report:
     for o in outcomes:
         report.add(o)
     return report
-
-
-@dataclass(frozen=True)
-class PlacedDie:
-    """A die and where it lies in the picture: a label's, or a reading's with its confidence."""
-
-    value: int
-    center: tuple[float, float]
-    side: float = 0.0
-    """A label's die side in pixels: how near a die read must lie to be read on it."""
-    confidence: float = 1.0
-
-
-ON_THE_DIE = 0.5
-"""A die read lies on a labelled die when its centre is within this share of the die's side of the die's centre:
-inside its top face, whatever the turn; the next die lies a side or more away."""
-
-
-def judged(read: Sequence[PlacedDie], truth: Sequence[PlacedDie]) -> list[bool]:
-    """Whether each die read is right: it lies on a labelled die (``ON_THE_DIE``; each labelled die taken once, the
-    nearest reading first) that shows its value. A box on no die, or a second box on a die's side face, is wrong."""
-    pairs = sorted(
-        (float(np.hypot(r.center[0] - t.center[0], r.center[1] - t.center[1])), i, j)
-        for i, r in enumerate(read)
-        for j, t in enumerate(truth)
-    )
-    right = [False] * len(read)
-    taken_read: set[int] = set()
-    taken_truth: set[int] = set()
-    for apart, i, j in pairs:
-        if i in taken_read or j in taken_truth or apart > ON_THE_DIE * truth[j].side:
-            continue
-        taken_read.add(i)
-        taken_truth.add(j)
-        right[i] = read[i].value == truth[j].value
-    return right
-
-
-CONFIDENCE_LEVELS = (0.5, 0.9, 0.99)
-"""The confidences ``make bench`` checks: among dice read at least this sure, at least this share must be right."""
-
-
-@dataclass(frozen=True)
-class ConfidenceRow:
-    level: float
-    dice: int
-    right: int
-
-    @property
-    def met(self) -> bool:
-        """Calibrated (or more modest than that) at this level: at least ``level`` of the dice are right."""
-        return self.right >= self.level * self.dice
-
-    def __str__(self) -> str:
-        share = self.right / self.dice if self.dice else 1.0
-        return f"{100 * share:.2f}% ({self.dice - self.right} wrong of {self.dice})"
-
-
-@dataclass
-class ConfidenceTally:
-    """Whether the reader's confidence can be taken at its word: each die it gave a value, with its confidence,
-    whether it was right, and whether its roll was read ok (the dice the table pays on)."""
-
-    dice: list[tuple[float, bool, bool]] = field(default_factory=list)
-
-    def add(self, read: Sequence[PlacedDie], truth: Sequence[PlacedDie], roll_ok: bool) -> None:
-        for die, right in zip(read, judged(read, truth), strict=True):
-            self.dice.append((die.confidence, right, roll_ok))
-
-    def at_least(self, level: float, ok_rolls_only: bool = True) -> ConfidenceRow:
-        """The dice read at least ``level`` sure (of rolls read ok only, unless ``ok_rolls_only`` is false)."""
-        chosen = [right for confidence, right, ok in self.dice if confidence >= level and (ok or not ok_rolls_only)]
-        return ConfidenceRow(level, len(chosen), sum(chosen))

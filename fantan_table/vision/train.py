@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from .classifier import CLASSES, FaceModel, die_crop, fit_temperature, train
+from .dataset import read_boxes
 from .profile import Profile
 from .reader import read_dice
 from .render import render_scene
@@ -195,12 +196,6 @@ def stress_examples(seed: int, scenes: int, negatives: int = 3, look: Look | Non
         yield from examples_in(rng, scene.image, dice, f"stress-{scene_seed}", 1, negatives, cut, look)
 
 
-def labelled_boxes(folder: Path) -> dict[str, list[tuple[tuple[float, float, float, float], int]]]:
-    """``boxes.json`` of a real photo set: image name -> [(x0, y0, x1, y1), value]."""
-    data = json.loads((folder / "boxes.json").read_text())
-    return {name: [(tuple(d["box"]), int(d["value"])) for d in dice] for name, dice in data.items()}
-
-
 def upright_dice(boxes: Sequence[tuple[tuple[float, float, float, float], int]]) -> list[tuple[RotatedBox, int]]:
     """A real photo's labelled upright boxes (x0, y0, x1, y1) as rotated boxes, with their values."""
     return [((((x0 + x1) / 2, (y0 + y1) / 2), (x1 - x0, y1 - y0), 0.0), v) for (x0, y0, x1, y1), v in boxes]
@@ -208,7 +203,7 @@ def upright_dice(boxes: Sequence[tuple[tuple[float, float, float, float], int]])
 
 def byler_training_names(folder: Path) -> list[str]:
     """The byler photos that may be trained on: the first 150 by name."""
-    return sorted(labelled_boxes(folder))[:BYLER_TRAIN_PHOTOS]
+    return sorted(read_boxes(folder))[:BYLER_TRAIN_PHOTOS]
 
 
 def box_examples(
@@ -216,7 +211,7 @@ def box_examples(
 ) -> Iterator[Example]:
     """Crops of the dice in real photos whose labelled boxes are the dice themselves (byler)."""
     rng = np.random.default_rng([seed, 0xB0C5])
-    boxes = labelled_boxes(folder)
+    boxes = read_boxes(folder)
     for name in names:
         frame = cv2.imread(str(folder / name))
         if frame is None:
@@ -250,7 +245,7 @@ def reader_examples(
 ) -> Iterator[Example]:
     """Crops of the dice the reader finds in real photos, labelled by the labelled box each lies on."""
     rng = np.random.default_rng([seed, 0x5EAD])
-    for name, labelled in sorted(labelled_boxes(folder).items()):
+    for name, labelled in sorted(read_boxes(folder).items()):
         frame = cv2.imread(str(folder / name))
         if frame is None:
             continue

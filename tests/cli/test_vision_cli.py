@@ -19,6 +19,8 @@ def test_render_writes_a_labelled_set(rendered):
     assert lines[0] == "image,values" and len(lines) == 7
     name, values = lines[1].split(",")
     assert (rendered / name).is_file() and len(values.split()) == 4
+    boxes = json.loads((rendered / "boxes.json").read_text())
+    assert sorted(d["value"] for d in boxes[name]) == sorted(int(v) for v in values.split())
     truth = json.loads((rendered / "truth.json").read_text())
     assert [d["value"] for d in truth[name]["dice"]] == [int(v) for v in values.split()]
 
@@ -28,8 +30,11 @@ def test_eval_reports_the_figures(rendered, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["scenes"] == 6 and report["dice"] == 24
     assert report["exact_scene_rate"] >= 0.83 and report["wrong_when_ok"] == 0
+    assert report["confidence"][0]["dice"] >= 20  # boxes.json places the dice: each is judged where it lies
+    assert all(row["right"] >= row["at_least"] * row["dice"] for row in report["confidence"])
     assert main(["eval", str(rendered), "--expect", "4"]) == 0
-    assert "per-die accuracy" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "per-die accuracy" in out and "read >= 0.9  sure: 100.00% right" in out
 
 
 def test_read_prints_json_lines_and_annotates(rendered, tmp_path, capsys):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fantan_table.vision.dataset import LABELS, DatasetError, RollFolder, read_labels
+from fantan_table.vision.dataset import BOXES, LABELS, DatasetError, RollFolder, read_boxes, read_labels
 
 FRAME = np.full((24, 32, 3), 90, np.uint8)
 
@@ -62,3 +63,26 @@ def test_what_is_added_is_what_is_read_back(tmp_path_factory: pytest.TempPathFac
     rolls = RollFolder(folder)
     names = [rolls.add(FRAME, values) for values in rolled]
     assert [(s.image.name, s.values) for s in read_labels(folder)] == list(zip(names, rolled, strict=True))
+
+
+def test_boxes_say_where_each_die_lies(tmp_path: Path) -> None:
+    (tmp_path / BOXES).write_text(json.dumps({"a.jpg": [{"value": 3, "box": [10, 20, 50, 60]}], "b.jpg": []}))
+    assert read_boxes(tmp_path) == {"a.jpg": [((10.0, 20.0, 50.0, 60.0), 3)], "b.jpg": []}
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (None, "not found"),
+        ("{", "cannot be read as JSON"),
+        ('[{"value": 3}]', "each picture needs a list of dice"),
+        ('{"a.jpg": [{"value": 3, "box": [1, 2, 3]}]}', "each picture needs a list of dice"),
+        ('{"a.jpg": [{"box": [1, 2, 3, 4]}]}', "each picture needs a list of dice"),
+        ('{"a.jpg": {"value": 3}}', "must be a list of its dice"),
+    ],
+)
+def test_a_bad_boxes_file_says_what_is_wrong(tmp_path: Path, text: str | None, says: str) -> None:
+    if text is not None:
+        (tmp_path / BOXES).write_text(text)
+    with pytest.raises(DatasetError, match=says):
+        read_boxes(tmp_path)

@@ -1,4 +1,13 @@
-from fantan_table.vision.evaluate import EXTRA, MISSED, ConfidenceTally, Outcome, PlacedDie, judged, summarise
+from fantan_table.vision.evaluate import (
+    EXTRA,
+    MISSED,
+    ConfidenceTally,
+    Outcome,
+    PlacedDie,
+    judged,
+    placed_dice,
+    summarise,
+)
 
 
 def test_figures_from_handmade_outcomes():
@@ -51,7 +60,23 @@ def test_confidence_rows_count_the_dice_read_at_least_that_sure():
     assert (sure.dice, sure.right, sure.met) == (1, 1, True)
     fair = tally.at_least(0.9)
     assert (fair.dice, fair.right, fair.met) == (2, 1, False)
-    assert str(fair) == "50.00% (1 wrong of 2)"
+    assert str(fair) == "50.00% right (1 wrong of 2)"
     every = tally.at_least(0.99, ok_rolls_only=False)
     assert (every.dice, every.right) == (2, 2)
     assert tally.at_least(0.9999).met  # no die that sure: nothing against the claim
+
+
+def test_a_report_judges_the_confidence_of_pictures_whose_dice_are_placed():
+    truth = placed_dice([((90, 90, 110, 110), 3), ((190, 90, 210, 110), 5), ((300, 300, 304, 304), 1)])
+    assert [d.side for d in truth] == [20.0, 20.0, 20.0]  # the half-hidden die's small box takes the roll's side
+    read = (PlacedDie(3, (101.0, 99.0), confidence=0.995), PlacedDie(4, (200.0, 100.0), confidence=0.95))
+    report = summarise(
+        [
+            Outcome((3, 5, 1), (3, 4), ok=True, ms=1, dice_found=2, dice_read=read, dice_placed=truth),
+            Outcome((3,), (3,), ok=True, ms=1, dice_found=1),  # no places: judged as a roll only
+        ]
+    )
+    assert report.placed == 1
+    assert [(r.level, r.dice, r.right) for r in report.confidence_rows()] == [(0.5, 2, 1), (0.9, 2, 1), (0.99, 1, 1)]
+    assert report.as_json()["confidence"][0] == {"at_least": 0.5, "dice": 2, "right": 1}
+    assert summarise([Outcome((3,), (3,), ok=True, ms=1, dice_found=1)]).as_json()["confidence"] is None
