@@ -72,7 +72,8 @@ def judged(read: Sequence[PlacedDie], truth: Sequence[PlacedDie]) -> list[bool]:
 
 
 CONFIDENCE_LEVELS = (0.5, 0.9, 0.99)
-"""The confidences ``make bench`` checks: among dice read at least this sure, at least this share must be right."""
+"""The confidences ``eval`` and ``make bench`` check: among dice read at least this sure, at least this share must be
+right."""
 
 
 @dataclass(frozen=True)
@@ -102,9 +103,9 @@ class ConfidenceTally:
         for die, right in zip(read, judged(read, truth), strict=True):
             self.dice.append((die.confidence, right, roll_ok))
 
-    def at_least(self, level: float, ok_rolls_only: bool = True) -> ConfidenceRow:
-        """The dice read at least ``level`` sure (of rolls read ok only, unless ``ok_rolls_only`` is false)."""
-        chosen = [right for confidence, right, ok in self.dice if confidence >= level and (ok or not ok_rolls_only)]
+    def at_least(self, level: float) -> ConfidenceRow:
+        """The dice of rolls read ok that were read at least ``level`` sure."""
+        chosen = [right for confidence, right, ok in self.dice if confidence >= level and ok]
         return ConfidenceRow(level, len(chosen), sum(chosen))
 
 
