@@ -55,7 +55,16 @@ byler 121-150) with the two built-in faces networks asked together: at 0.999 it 
 at 0.99 953, six wrong (0.6 %: a blank die's gloss spot as a 1, a real 4 as a 5, four boxes on no die), far more
 than a roll's four dice can bear. Scene by scene the count of dice caught most of those, and 0.99 read 61 % of
 the DEV stress scenes exactly against 49 %: a measure that hid the risk, and the bench's render.py scenes then
-showed it (two blank dice's glare spots read as 1s at 0.99 and 0.998)."""
+showed it (two blank dice's glare spots read as 1s at 0.99 and 0.998).
+
+Tried again on 2026-11-28 (``tools/reader_dev_ab.py``, with the count): 0.995, a 1 still at 0.999 (a blank's gloss
+spot). On 12,650 DEV rolls (every default set, wooden 654000-657999, stress 610000-612999) it read 365 more rolls
+right and 4 newly wrong (wooden 651970, stress 612230, 612958, 612970): 1.1 % of the rolls it made ok, twice the
+wrong-when-ok target. Die by die the dice read at 0.995-0.999 were wrong about as often as that bar allows (3 of
+482, stress 600000-601499 and wooden 650000-651499), and one die decides a roll (612230: a box on part of a 4, read
+as a 5); a die newly read also lets through a roll that its doubt had kept unsure for another die's error (651970:
+a side face boxed as a die, read as a 1). Not kept. With 1s at 0.995 too, 2 of the first 247 rolls it made ok were
+wrong (stress 600383 and wooden 651970: blanks read as 1s)."""
 TURNED_ASKED = 1 - SYMMETRIES * (1 - CLASSIFIER_ALONE)
 """Where the built-in classifier gives a die the count could not read a face of two pips or more at least this (0.992),
 but less than ``CLASSIFIER_ALONE``, it is asked again of the crop turned and mirrored (``turned_probabilities``),
