@@ -497,7 +497,12 @@ scale they are given at, and a die's height in the frame (dice are listed row by
 BLANK_FOUND_SURE = 0.7
 """A die the network found reads blank only if it found it at least this sure: a plain patch of table, a side
 face or a coin it took for a die reads blank too. On DEV stress and render.py scenes it kept 87 % of the blank
-dice and 3 of 34 such patches (the network's threshold, 0.5, kept all)."""
+dice and 3 of 34 such patches (the network's threshold, 0.5, kept all).
+
+Where no face is blank (``Profile.blank_face`` false: ordinary d6) a plain face is no die, found surely or not, and
+is left out; until 2026-11-28 one found weakly stayed as a doubt and left the roll unsure. d6 stress DEV scenes
+(``faces`` 1-6, seeds 600000-600999 and wooden 650000-650999) read with such a profile: with the count 3 more wooden
+rolls right, none lost or wrong; with no count, none moved."""
 PLAIN_DOUBT = "a plain face the network was not sure is a die: a blank die, or a patch of table?"
 NOTHING_COUNTED_BUT = "no pips counted, but the learned classifier sees {}"
 """A count of none against the classifier's first choice: a face with pips, or no face at all."""
@@ -561,10 +566,11 @@ def _reading(
         _read_die(frame, box, scale, profile, problem, p, score)
         for (box, problem, score), p in zip(boxes, probabilities, strict=True)
     ]
-    # a plain face is all a patch of table, a side face or a coin the network took for a die can show
+    # a plain face is all a patch of table, a side face or a coin the network took for a die can show (where no
+    # face is blank, a plain face is no die at all: left out below)
     dice = [
         DieReading(None, d.center, d.box, 0.0, PLAIN_DOUBT)
-        if d.value == 0 and score is not None and score < BLANK_FOUND_SURE
+        if d.value == 0 and score is not None and score < BLANK_FOUND_SURE and profile.blank_face
         else d
         for d, (_, _, score) in zip(dice, boxes, strict=True)
     ]

@@ -243,6 +243,23 @@ def test_a_blank_the_network_was_not_sure_of_is_unsure(monkeypatch, score, read)
     assert [d.value for d in reading.dice] == [read] and (read is None) == (reader.PLAIN_DOUBT in reading.message)
 
 
+def test_a_plain_face_found_weakly_is_no_die_where_no_face_is_blank(monkeypatch):
+    """Dice with no blank face (ordinary d6): a plain face is no die at all, as a patch of table or a coin is; found
+    weakly it is left out like one found surely, not kept as a doubtful die that leaves the roll unsure."""
+    from fantan_table.vision import reader
+
+    scene = render_scene([3, 0], 41_210, size=(800, 600), die_side=90, style="pips", touching=False, distractors=False)
+    three, plain = sorted(scene.dice, key=lambda d: -d.value)
+    found = [FoundDie((d.center, (d.side, d.side), d.angle), score) for d, score in ((three, 0.9), (plain, 0.6))]
+    monkeypatch.setattr(reader, "builtin_finder", lambda: finder_of(found))
+    d6 = Profile(blank_face=False)
+    reading = reader._reading(scene.image, (0, 0), reader._found_by_network(scene.image, 1), d6, 1)
+    assert reading.status is Status.OK and reading.values == (3,)
+    # with a blank face among the dice's faces, the same weak plain face is a doubt
+    reading = reader._reading(scene.image, (0, 0), reader._found_by_network(scene.image, 2), Profile(), 2)
+    assert reading.status is Status.UNSURE and reader.PLAIN_DOUBT in reading.message
+
+
 TEAL, GREY = (170, 165, 60), (105, 115, 110)  # BGR: a patterned mat's two colours
 CHECK_PX = 110
 """A check of the mat: a little larger than the dice drawn (90 px), as the patch wooden DEV 657487 read blank."""
