@@ -14,7 +14,7 @@ from baseline_reader import baseline_read
 from common import Row, percent, wrong_when_ok
 from tqdm import tqdm
 
-from fantan_table.vision.dataset import read_boxes, read_labels
+from fantan_table.vision.dataset import BOXES, read_boxes, read_labels
 from fantan_table.vision.evaluate import CONFIDENCE_LEVELS, Outcome, PlacedDie, Report, dice_read, placed_dice
 from fantan_table.vision.profile import load_profile
 from fantan_table.vision.reader import Status, read_dice
@@ -127,7 +127,7 @@ def _wooden_rows() -> list[Row]:
 
 def _photos(folder: Path, names: Collection[str] | None = None):
     """A labelled folder's photos (of ``names`` only, if given), each die placed where ``boxes.json`` has it."""
-    boxes = read_boxes(folder) if (folder / "boxes.json").exists() else {}
+    boxes = read_boxes(folder) if (folder / BOXES).exists() else {}
     for sample in read_labels(folder):
         if names is not None and sample.image.name not in names:
             continue
