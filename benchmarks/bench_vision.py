@@ -14,8 +14,8 @@ from baseline_reader import baseline_read
 from common import Row, percent, wrong_when_ok
 from tqdm import tqdm
 
-from fantan_table.vision.dataset import BOXES, read_boxes, read_labels
-from fantan_table.vision.evaluate import CONFIDENCE_LEVELS, Outcome, PlacedDie, Report, dice_read, placed_dice
+from fantan_table.vision.dataset import boxes_of, read_boxes, read_labels
+from fantan_table.vision.evaluate import CONFIDENCE_LEVELS, Outcome, PlacedDie, Report, placed_dice, placed_reading
 from fantan_table.vision.profile import load_profile
 from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import random_faces, render_scene
@@ -49,7 +49,7 @@ LABELLED = -1
 def _ours(profile=None, expect=None) -> Reader:
     def read(image: np.ndarray, labelled: int) -> Read:
         r = read_dice(image, profile, labelled if expect == LABELLED else expect)
-        return r.values, r.status is Status.OK, len(r.dice), dice_read(r)
+        return r.values, r.status is Status.OK, len(r.dice), placed_reading(r)
 
     return read
 
@@ -127,10 +127,9 @@ def _wooden_rows() -> list[Row]:
 
 def _photos(folder: Path, names: Collection[str] | None = None):
     """A labelled folder's photos (of ``names`` only, if given), each die placed where ``boxes.json`` has it."""
-    boxes = read_boxes(folder) if (folder / BOXES).exists() else {}
-    for sample in read_labels(folder):
-        if names is not None and sample.image.name not in names:
-            continue
+    samples = [s for s in read_labels(folder) if names is None or s.image.name in names]
+    boxes = boxes_of(folder, samples)
+    for sample in samples:
         placed = placed_dice(boxes[sample.image.name]) if sample.image.name in boxes else None
         yield sample.image.name, sample.values, cv2.imread(str(sample.image)), placed
 

@@ -11,8 +11,8 @@ from tqdm import tqdm
 
 from ..devices.camera import CameraError
 from ..devices.camera.folder import read_picture
-from ..vision.dataset import BOXES, DatasetError, read_boxes, read_labels
-from ..vision.evaluate import Outcome, Report, dice_read, placed_dice
+from ..vision.dataset import BOXES, DatasetError, boxes_of, read_labels
+from ..vision.evaluate import Outcome, Report, placed_dice, placed_reading
 from ..vision.reader import Status, read_dice
 from .common import UsageError, load_reader_profile, print_json
 
@@ -32,7 +32,7 @@ def evaluate_folder(folder: Path, profile_path: Path | None, expect: int | None,
     profile = load_reader_profile(profile_path)
     try:
         samples = read_labels(folder)
-        boxes = read_boxes(folder) if (folder / BOXES).exists() else {}  # where each die lies, if the set says
+        boxes = boxes_of(folder, samples)  # where each die lies, if the set says
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
     report = Report()
@@ -48,8 +48,8 @@ def evaluate_folder(folder: Path, profile_path: Path | None, expect: int | None,
         ms = (time.perf_counter() - start) * 1000
         name = sample.image.name
         placed = placed_dice(boxes[name]) if name in boxes else None
-        ok = reading.status is Status.OK
-        report.add(Outcome(sample.values, reading.values, ok, ms, len(reading.dice), name, dice_read(reading), placed))
+        ok, found, read = reading.status is Status.OK, len(reading.dice), placed_reading(reading)
+        report.add(Outcome(sample.values, reading.values, ok, ms, found, name, read, placed))
     return report
 
 
@@ -66,7 +66,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"  count errors       {report.count_errors:8d}")
     print(f"  ms per frame       {report.ms_mean:8.1f} mean, {report.ms_p95:.1f} p95")
     if report.placed:
-        print(f"confidence: the dice of pictures read ok, judged where {BOXES} places them ({report.placed} pictures)")
+        print(
+            f"confidence of the dice read in the {report.placed_ok} pictures read ok of the {report.placed} whose dice"
+            f" {BOXES} places (dice missed count in per-die accuracy only):"
+        )
         for row in report.confidence_rows():
             doubt = "" if row.met else ": fewer right than the confidence claims"
             print(f"  read >= {row.level:<4g} sure: {row}{doubt}")

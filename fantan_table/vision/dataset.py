@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import re
 import threading
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,8 +75,8 @@ def read_labels(folder: Path, allow_empty: bool = False) -> list[Sample]:
 
 
 def read_boxes(folder: Path) -> dict[str, list[LabelledBox]]:
-    """``boxes.json``: picture name -> each die's box and value, as the shared sets and ``render --style stress``
-    write it: ``{"name.jpg": [{"value": 3, "box": [x0, y0, x1, y1]}, ...]}``."""
+    """``boxes.json``: picture name -> each die's box and value, as the shared sets and ``render`` write it:
+    ``{"name.jpg": [{"value": 3, "box": [x0, y0, x1, y1]}, ...]}``."""
     path = folder / BOXES
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -81,24 +84,50 @@ def read_boxes(folder: Path) -> dict[str, list[LabelledBox]]:
         raise DatasetError(f"{path}: not found; it says where each die of labels.csv lies") from None
     except (OSError, ValueError) as exc:
         raise DatasetError(f"{path}: cannot be read as JSON ({exc})") from None
-    try:
-        boxes = {
-            str(name): [(_box(die["box"]), int(die["value"])) for die in dice]
-            for name, dice in data.items()
-            if isinstance(dice, list)
-        }
-    except (AttributeError, KeyError, TypeError, ValueError) as exc:
-        raise DatasetError(
-            f'{path}: each picture needs a list of dice like {{"value": 3, "box": [x0, y0, x1, y1]}} ({exc!r})'
-        ) from None
-    if len(boxes) != len(data):
-        raise DatasetError(f"{path}: each picture's entry must be a list of its dice")
+    if not isinstance(data, dict):
+        raise DatasetError(f'{path}: must map each picture\'s name to a list of its dice, {{"name.jpg": [...]}}')
+    boxes = {}
+    for name, dice in data.items():
+        if not isinstance(dice, list):
+            raise DatasetError(f"{path}, {name}: must be a list of the picture's dice")
+        boxes[name] = [_labelled_box(die, f"{path}, {name}, die {number}") for number, die in enumerate(dice, 1)]
     return boxes
 
 
-def _box(corners: list[float]) -> tuple[float, float, float, float]:
+def _labelled_box(die: object, where: str) -> LabelledBox:
+    shape = '{"value": 3, "box": [x0, y0, x1, y1]}'
+    if not isinstance(die, dict) or not {"value", "box"} <= set(die):
+        raise DatasetError(f"{where}: must be like {shape}")
+    value, corners = die["value"], die["box"]
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 6:
+        raise DatasetError(f"{where}: the value must be a whole number 0 to 6 (got {value!r})")
+    if (
+        not isinstance(corners, list)
+        or len(corners) != 4
+        or not all(isinstance(c, int | float) and not isinstance(c, bool) and math.isfinite(c) for c in corners)
+    ):
+        raise DatasetError(f"{where}: the box must be four numbers, x0, y0, x1, y1 in pixels (got {corners!r})")
     x0, y0, x1, y1 = (float(c) for c in corners)
-    return x0, y0, x1, y1
+    if not (x0 < x1 and y0 < y1):
+        raise DatasetError(f"{where}: the box's corners must be left-top, then right-bottom (got {corners!r})")
+    return (x0, y0, x1, y1), value
+
+
+def boxes_of(folder: Path, samples: Sequence[Sample]) -> dict[str, list[LabelledBox]]:
+    """Where the dice of a labelled set's pictures lie, if the set has a ``boxes.json`` ({} where it has none). A
+    picture's boxes must show its labelled values: otherwise one file or the other is wrong."""
+    if not (folder / BOXES).exists():
+        return {}
+    boxes = read_boxes(folder)
+    for sample in samples:
+        boxed = boxes.get(sample.image.name)
+        if boxed is not None and Counter(value for _, value in boxed) != Counter(sample.values):
+            shown = " ".join(str(value) for _, value in boxed) or "no dice"
+            raise DatasetError(
+                f"{folder / BOXES}: {sample.image.name} has boxes of {shown}, but {LABELS} says "
+                f"{' '.join(map(str, sample.values))}: correct one of them"
+            )
+    return boxes
 
 
 def write_labels(folder: Path, samples: list[tuple[str, tuple[int, ...]]]) -> Path:

@@ -28,27 +28,30 @@ class PlacedDie:
     value: int
     center: tuple[float, float]
     side: float = 0.0
-    """A label's die side in pixels: how near a die read must lie to be read on it."""
+    """A labelled die's side in pixels: how near a die read must lie to be on it (a die read has none)."""
     confidence: float = 1.0
+    """A die read's confidence (a labelled die's is certain)."""
 
 
 def placed_dice(boxes: Sequence[LabelledBox]) -> tuple[PlacedDie, ...]:
-    """A picture's labelled boxes as dice where they lie. A box is drawn round what shows of a die, upright: a die
-    half hidden has a small one, so every die takes the middle box's side (a roll's dice are one size)."""
+    """A picture's labelled boxes as dice where they lie. A box is drawn upright round what shows of a die (its side
+    faces too, in a slanted view): a die half hidden has a small one, so every die takes the middle box's mean
+    side (a roll's dice are one size), a little more than a top face's side where dice lie turned or slanted."""
     if not boxes:
         return ()
     side = float(np.median([(x1 - x0 + y1 - y0) / 2 for (x0, y0, x1, y1), _ in boxes]))
     return tuple(PlacedDie(value, ((x0 + x1) / 2, (y0 + y1) / 2), side) for (x0, y0, x1, y1), value in boxes)
 
 
-def dice_read(reading: Reading) -> tuple[PlacedDie, ...]:
+def placed_reading(reading: Reading) -> tuple[PlacedDie, ...]:
     """The dice of a reading that were given a value, where they lie and how sure."""
     return tuple(PlacedDie(d.value, d.center, confidence=d.confidence) for d in reading.dice if d.value is not None)
 
 
 ON_THE_DIE = 0.5
 """A die read lies on a labelled die when its centre is within this share of the die's side of the die's centre:
-inside its top face, whatever the turn; the next die lies a side or more away."""
+the middle of its top face, where a reading's box of that die is centred, not the next die's, which lies a side or
+more away. (A labelled box's side is a little larger than the top face's: ``placed_dice``.)"""
 
 
 def judged(read: Sequence[PlacedDie], truth: Sequence[PlacedDie]) -> list[bool]:
@@ -88,24 +91,24 @@ class ConfidenceRow:
         return self.right >= self.level * self.dice
 
     def __str__(self) -> str:
-        share = self.right / self.dice if self.dice else 1.0
-        return f"{100 * share:.2f}% right ({self.dice - self.right} wrong of {self.dice})"
+        if not self.dice:
+            return "no dice"
+        return f"{100 * self.right / self.dice:.2f}% right ({self.dice - self.right} wrong of {self.dice})"
 
 
 @dataclass
 class ConfidenceTally:
-    """Whether the reader's confidence can be taken at its word: each die it gave a value, with its confidence,
-    whether it was right, and whether its roll was read ok (the dice the table pays on)."""
+    """Whether the reader's confidence can be taken at its word: each die of a roll read ok (the dice a round is
+    settled on) with its confidence, and whether it was right."""
 
-    dice: list[tuple[float, bool, bool]] = field(default_factory=list)
+    dice: list[tuple[float, bool]] = field(default_factory=list)
 
-    def add(self, read: Sequence[PlacedDie], truth: Sequence[PlacedDie], roll_ok: bool) -> None:
-        for die, right in zip(read, judged(read, truth), strict=True):
-            self.dice.append((die.confidence, right, roll_ok))
+    def add(self, read: Sequence[PlacedDie], truth: Sequence[PlacedDie]) -> None:
+        self.dice += [(die.confidence, right) for die, right in zip(read, judged(read, truth), strict=True)]
 
     def at_least(self, level: float) -> ConfidenceRow:
-        """The dice of rolls read ok that were read at least ``level`` sure."""
-        chosen = [right for confidence, right, ok in self.dice if confidence >= level and ok]
+        """The dice read at least ``level`` sure."""
+        chosen = [right for confidence, right in self.dice if confidence >= level]
         return ConfidenceRow(level, len(chosen), sum(chosen))
 
 
@@ -119,9 +122,9 @@ class Outcome:
     ms: float
     dice_found: int
     name: str = ""
-    dice_read: tuple[PlacedDie, ...] = ()
-    """Each die read with a value, where it lies and how sure: judged where ``dice_placed`` is given."""
-    dice_placed: tuple[PlacedDie, ...] | None = None
+    placed_read: tuple[PlacedDie, ...] = ()
+    """Each die read with a value, where it lies and how sure: judged where ``placed_truth`` is given."""
+    placed_truth: tuple[PlacedDie, ...] | None = None
     """Where the picture's dice lie, if its labels say so (``boxes.json``, a renderer's truth)."""
 
     @property
@@ -143,7 +146,9 @@ class Report:
     """(true value, read value or "missed") -> count; an "extra" read die is (-1, value)."""
     wrong_names: list[str] = field(default_factory=list)
     placed: int = 0
-    """Pictures whose dice's places were known: their dice read make ``confidence``."""
+    """Pictures whose dice's places were known."""
+    placed_ok: int = 0
+    """Of those, the pictures read ok: their dice make ``confidence``."""
     confidence: ConfidenceTally = field(default_factory=ConfidenceTally)
 
     def add(self, o: Outcome) -> None:
@@ -159,9 +164,11 @@ class Report:
             self.wrong_names.append(o.name)
         self.count_errors += o.dice_found != len(o.truth)
         self.times_ms.append(o.ms)
-        if o.dice_placed is not None:
+        if o.placed_truth is not None:
             self.placed += 1
-            self.confidence.add(o.dice_read, o.dice_placed, o.ok)
+            if o.ok:
+                self.placed_ok += 1
+                self.confidence.add(o.placed_read, o.placed_truth)
         for value, n in both.items():
             self.confusion[(value, value)] += n
         left_truth = sorted((truth - both).elements())
@@ -214,9 +221,13 @@ class Report:
                 for (t, r), n in sorted(self.confusion.items(), key=str)
             ],
             "wrong_when_ok_images": self.wrong_names,
-            "confidence": [
-                {"at_least": row.level, "dice": row.dice, "right": row.right} for row in self.confidence_rows()
-            ]
+            "confidence": {
+                "pictures_read_ok": self.placed_ok,
+                "rows": [
+                    {"at_least": row.level, "dice": row.dice, "right": row.right, "met": row.met}
+                    for row in self.confidence_rows()
+                ],
+            }
             if self.placed
             else None,
         }

@@ -30,11 +30,26 @@ def test_eval_reports_the_figures(rendered, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["scenes"] == 6 and report["dice"] == 24
     assert report["exact_scene_rate"] >= 0.83 and report["wrong_when_ok"] == 0
-    assert report["confidence"][0]["dice"] >= 20  # boxes.json places the dice: each is judged where it lies
-    assert all(row["right"] >= row["at_least"] * row["dice"] for row in report["confidence"])
+    confidence = report["confidence"]  # boxes.json places the dice: each is judged where it lies
+    assert confidence["pictures_read_ok"] >= 5 and confidence["rows"][0]["dice"] >= 20
+    assert all(row["met"] and row["right"] >= row["at_least"] * row["dice"] for row in confidence["rows"])
     assert main(["eval", str(rendered), "--expect", "4"]) == 0
     out = capsys.readouterr().out
     assert "per-die accuracy" in out and "read >= 0.9  sure: 100.00% right" in out
+
+
+def test_eval_refuses_boxes_that_contradict_the_labels(rendered, tmp_path, capsys):
+    """A boxes.json that says other values than labels.csv would blame the reader for a labelling slip."""
+    import shutil
+
+    copy = tmp_path / "set"
+    shutil.copytree(rendered, copy)
+    boxes = json.loads((copy / "boxes.json").read_text())
+    first = sorted(boxes)[0]
+    boxes[first] = boxes[first][1:]
+    (copy / "boxes.json").write_text(json.dumps(boxes))
+    assert main(["eval", str(copy), "--expect", "4"]) == 2
+    assert f"{first} has boxes of" in capsys.readouterr().err
 
 
 def test_read_prints_json_lines_and_annotates(rendered, tmp_path, capsys):

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fantan_table.vision.dataset import BOXES, LABELS, DatasetError, RollFolder, read_boxes, read_labels
+from fantan_table.vision.dataset import BOXES, LABELS, DatasetError, RollFolder, boxes_of, read_boxes, read_labels
 
 FRAME = np.full((24, 32, 3), 90, np.uint8)
 
@@ -75,10 +75,18 @@ def test_boxes_say_where_each_die_lies(tmp_path: Path) -> None:
     [
         (None, "not found"),
         ("{", "cannot be read as JSON"),
-        ('[{"value": 3}]', "each picture needs a list of dice"),
-        ('{"a.jpg": [{"value": 3, "box": [1, 2, 3]}]}', "each picture needs a list of dice"),
-        ('{"a.jpg": [{"box": [1, 2, 3, 4]}]}', "each picture needs a list of dice"),
-        ('{"a.jpg": {"value": 3}}', "must be a list of its dice"),
+        ("", "cannot be read as JSON"),
+        ('[{"value": 3}]', "must map each picture's name"),
+        ('{"a.jpg": {"value": 3}}', "a.jpg: must be a list of the picture's dice"),
+        ('{"a.jpg": [{"box": [1, 2, 3, 4]}]}', "a.jpg, die 1: must be like"),
+        ('{"a.jpg": [{"value": 3, "box": [1, 2, 3]}]}', "die 1: the box must be four numbers"),
+        ('{"a.jpg": [{"value": 3, "box": "1234"}]}', "the box must be four numbers"),
+        ('{"a.jpg": [{"value": 3, "box": [1, 2, NaN, 4]}]}', "the box must be four numbers"),
+        ('{"a.jpg": [{"value": 3, "box": [1, 2, true, 4]}]}', "the box must be four numbers"),
+        ('{"a.jpg": [{"value": 3, "box": [5, 2, 1, 4]}]}', "left-top, then right-bottom"),
+        ('{"a.jpg": [{"value": 3.7, "box": [1, 2, 3, 4]}]}', "a whole number 0 to 6"),
+        ('{"a.jpg": [{"value": true, "box": [1, 2, 3, 4]}]}', "a whole number 0 to 6"),
+        ('{"a.jpg": [{"value": 9, "box": [1, 2, 3, 4]}]}', "a whole number 0 to 6"),
     ],
 )
 def test_a_bad_boxes_file_says_what_is_wrong(tmp_path: Path, text: str | None, says: str) -> None:
@@ -86,3 +94,16 @@ def test_a_bad_boxes_file_says_what_is_wrong(tmp_path: Path, text: str | None, s
         (tmp_path / BOXES).write_text(text)
     with pytest.raises(DatasetError, match=says):
         read_boxes(tmp_path)
+
+
+def test_a_sets_boxes_must_show_its_labelled_values(tmp_path: Path) -> None:
+    rolls = RollFolder(tmp_path)
+    name = rolls.add(np.zeros((60, 80, 3), np.uint8), (3, 5))
+    samples = read_labels(tmp_path)
+    assert boxes_of(tmp_path, samples) == {}  # no boxes.json: nothing placed
+    two = [{"value": 5, "box": [1, 2, 3, 4]}, {"value": 3, "box": [10, 2, 13, 4]}]
+    (tmp_path / BOXES).write_text(json.dumps({name: two, "other.jpg": []}))
+    assert [value for _, value in boxes_of(tmp_path, samples)[name]] == [5, 3]
+    (tmp_path / BOXES).write_text(json.dumps({name: two[:1]}))
+    with pytest.raises(DatasetError, match=f"{name} has boxes of 5, but labels.csv says 3 5: correct one of them"):
+        boxes_of(tmp_path, samples)

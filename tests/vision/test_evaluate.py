@@ -54,27 +54,31 @@ def test_each_die_read_is_judged_on_the_die_it_lies_on():
 def test_confidence_rows_count_the_dice_read_at_least_that_sure():
     tally = ConfidenceTally()
     truth = [PlacedDie(1, (0.0, 0.0), 10.0), PlacedDie(2, (50.0, 0.0), 10.0)]
-    tally.add([PlacedDie(1, (0.0, 0.0), confidence=0.995), PlacedDie(6, (50.0, 0.0), confidence=0.95)], truth, True)
-    tally.add([PlacedDie(2, (50.0, 0.0), confidence=0.999)], truth, False)  # an unsure roll's die
+    tally.add([PlacedDie(1, (0.0, 0.0), confidence=0.995), PlacedDie(6, (50.0, 0.0), confidence=0.95)], truth)
     sure = tally.at_least(0.99)
     assert (sure.dice, sure.right, sure.met) == (1, 1, True)
     fair = tally.at_least(0.9)
     assert (fair.dice, fair.right, fair.met) == (2, 1, False)
     assert str(fair) == "50.00% right (1 wrong of 2)"
-    assert tally.at_least(0.9999).met  # no die that sure: nothing against the claim
+    none = tally.at_least(0.9999)
+    assert none.met and str(none) == "no dice"  # no die that sure: nothing against the claim
 
 
-def test_a_report_judges_the_confidence_of_pictures_whose_dice_are_placed():
+def test_a_report_judges_the_confidence_of_the_dice_of_pictures_read_ok_whose_dice_are_placed():
     truth = placed_dice([((90, 90, 110, 110), 3), ((190, 90, 210, 110), 5), ((300, 300, 304, 304), 1)])
     assert [d.side for d in truth] == [20.0, 20.0, 20.0]  # the half-hidden die's small box takes the roll's side
     read = (PlacedDie(3, (101.0, 99.0), confidence=0.995), PlacedDie(4, (200.0, 100.0), confidence=0.95))
+    unsure = (PlacedDie(5, (200.0, 100.0), confidence=0.999),)
     report = summarise(
         [
-            Outcome((3, 5, 1), (3, 4), ok=True, ms=1, dice_found=2, dice_read=read, dice_placed=truth),
+            Outcome((3, 5, 1), (3, 4), ok=True, ms=1, dice_found=2, placed_read=read, placed_truth=truth),
+            Outcome((3, 5, 1), (5,), ok=False, ms=1, dice_found=1, placed_read=unsure, placed_truth=truth),
             Outcome((3,), (3,), ok=True, ms=1, dice_found=1),  # no places: judged as a roll only
         ]
     )
-    assert report.placed == 1
+    assert (report.placed, report.placed_ok) == (2, 1)  # an unsure roll's dice are never settled on
     assert [(r.level, r.dice, r.right) for r in report.confidence_rows()] == [(0.5, 2, 1), (0.9, 2, 1), (0.99, 1, 1)]
-    assert report.as_json()["confidence"][0] == {"at_least": 0.5, "dice": 2, "right": 1}
+    confidence = report.as_json()["confidence"]
+    assert confidence["pictures_read_ok"] == 1
+    assert confidence["rows"][0] == {"at_least": 0.5, "dice": 2, "right": 1, "met": True}
     assert summarise([Outcome((3,), (3,), ok=True, ms=1, dice_found=1)]).as_json()["confidence"] is None
