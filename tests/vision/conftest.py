@@ -24,10 +24,17 @@ def close_to(point, points, tolerance):
     return min(np.hypot(point[0] - p[0], point[1] - p[1]) for p in points) < tolerance
 
 
-def finder_of(found, threshold=0.5):
-    """A stand-in for the built-in finder whose heat map peaks at ``found`` (``FoundDie``s) alone."""
+def finder_of(found, threshold=0.5, turned=None):
+    """A stand-in for the built-in finder whose heat map peaks at ``found`` (``FoundDie``s) alone, and in the
+    picture turned a quarter at ``turned`` (in the picture's own pixels; by default the same dice)."""
+
+    def peaks(dice, least):
+        return [die for die in dice if die.score >= (threshold if least is None else least)]
 
     def find(_frame, least=None):
-        return [die for die in found if die.score >= (threshold if least is None else least)]
+        return peaks(found, least)
 
-    return SimpleNamespace(threshold=threshold, find=find)
+    def find_turned(_frame, least=None):
+        return peaks(found if turned is None else turned, least)
+
+    return SimpleNamespace(threshold=threshold, find=find, find_turned=find_turned)

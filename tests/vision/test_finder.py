@@ -104,6 +104,18 @@ def test_it_finds_rendered_dice_where_they_lie(finder, seed):
         assert abs(nearest.box[1][0] - die.side) < SIDE_WITHIN * die.side
 
 
+@pytest.mark.parametrize("seed", TEST_SEEDS[:2])
+def test_turned_it_finds_the_dice_where_the_picture_shows_them(finder, seed):
+    """The second look turns the picture a quarter and places what it finds back in the picture's own pixels."""
+    scene = render_scene([2, 3, 4, 6], seed, size=(1280, 960), die_side=80, touching=False, distractors=False)
+    found = finder.find_turned(scene.image)
+    assert len(found) == len(scene.dice), [f.box[0] for f in found]
+    for die in scene.dice:
+        nearest = min(found, key=lambda f: math.dist(f.box[0], die.center))
+        assert math.dist(nearest.box[0], die.center) < CENTRE_WITHIN * die.side
+        assert abs(nearest.box[1][0] - die.side) < SIDE_WITHIN * die.side
+
+
 @pytest.mark.parametrize("colour", [(40, 90, 30), (200, 200, 200), (20, 20, 20)])
 def test_nothing_on_a_bare_table(finder, colour):
     frame = np.full((960, 1280, 3), colour, np.uint8)
