@@ -106,22 +106,31 @@ def _stress_rows() -> list[Row]:
 
 def _wooden_rows() -> list[Row]:
     """Dice of a look nobody trained or tuned on, with the count and without: is "ok" still right?"""
-    readers = {
-        "ours": _ours(expect=4),
-        "baseline": _baseline(expect=4),
+    got = _measure(_stress(WOODEN_SCENES, wooden=True), _told_and_not(4), "wooden dice")
+    o, b = got["ours"], got["baseline"]
+    n = f"wooden dice {o.scenes} x 4 (an unseen look)"
+    return [_rate(f"{n}: exact scenes", o, b, "exact_scene_rate"), *_safety_rows(n, got)]
+
+
+def _told_and_not(expect: int) -> dict[str, Reader]:
+    """Our reader and the baseline, told how many dice (``expect``) and not told."""
+    return {
+        "ours": _ours(expect=expect),
+        "baseline": _baseline(expect=expect),
         "ours, no count": _ours(),
         "baseline, no count": _baseline(),
     }
-    got = _measure(_stress(WOODEN_SCENES, wooden=True), readers, "wooden dice")
-    o, b, on, bn = (got[name] for name in readers)
-    n = f"wooden dice {o.scenes} x 4 (an unseen look)"
+
+
+def _safety_rows(n: str, got: dict[str, Report]) -> list[Row]:
+    """Whether "ok" is right with the count and without (``_told_and_not``), and the confidence of the dice read."""
+    o, b, on, bn = (got[name] for name in ("ours", "baseline", "ours, no count", "baseline, no count"))
     return [
-        _rate(f"{n}: exact scenes", o, b, "exact_scene_rate"),
         _rate(f"{n}: wrong when ok", o, b, "wrong_when_ok_rate", "<= 0.5%", lambda v: v <= 0.005),
         _rate(f"{n}, no count: coverage (ok)", on, bn, "coverage"),
         _rate(f"{n}, no count: wrong when ok", on, bn, "wrong_when_ok_rate", "<= 0.5%", lambda v: v <= 0.005),
-        _confidence_row(n, got["ours"]),
-        _confidence_row(f"{n}, no count", got["ours, no count"]),
+        _confidence_row(n, o),
+        _confidence_row(f"{n}, no count", on),
     ]
 
 
@@ -138,24 +147,14 @@ def _byler_rows() -> list[Row]:
     """byler's last photos (coloured dice on a tray, a phone from above), which no network learned and no rule was
     tuned on, read with the built-in profile: the issue's "any unseen pipped-dice set, before calibration". With
     each photo's number of dice (1 to 8), as the table is told a game's, and without."""
-    readers = {
-        "ours": _ours(expect=LABELLED),
-        "baseline": _baseline(expect=LABELLED),
-        "ours, no count": _ours(),
-        "baseline, no count": _baseline(),
-    }
     measured = sorted(read_boxes(BYLER))[BYLER_TRAIN_PHOTOS:]
-    got = _measure(_photos(BYLER, set(measured)), readers, "byler's last photos")
-    o, b, on, bn = (got[name] for name in readers)
+    got = _measure(_photos(BYLER, set(measured)), _told_and_not(LABELLED), "byler's last photos")
+    o, b = got["ours"], got["baseline"]
     n = f"byler last {o.scenes} photos, built-in profile"
     return [
         _rate(f"{n}: per-die accuracy", o, b, "per_die_accuracy"),
         _rate(f"{n}: exact scenes", o, b, "exact_scene_rate"),
-        _rate(f"{n}: wrong when ok", o, b, "wrong_when_ok_rate", "<= 0.5%", lambda v: v <= 0.005),
-        _rate(f"{n}, no count: coverage (ok)", on, bn, "coverage"),
-        _rate(f"{n}, no count: wrong when ok", on, bn, "wrong_when_ok_rate", "<= 0.5%", lambda v: v <= 0.005),
-        _confidence_row(n, got["ours"]),
-        _confidence_row(f"{n}, no count", got["ours, no count"]),
+        *_safety_rows(n, got),
     ]
 
 

@@ -96,19 +96,18 @@ def test_it_finds_rendered_dice_where_they_lie(finder, seed):
     rng = np.random.default_rng(seed)
     side = float(rng.uniform(40, 120))
     scene = render_scene([int(v) for v in rng.integers(1, 7, 4)], seed, size=(1280, 960), die_side=side)
-    found = finder.find(scene.image)
-    assert len(found) == len(scene.dice), [f.box[0] for f in found]
-    for die in scene.dice:
-        nearest = min(found, key=lambda f: math.dist(f.box[0], die.center))
-        assert math.dist(nearest.box[0], die.center) < CENTRE_WITHIN * die.side
-        assert abs(nearest.box[1][0] - die.side) < SIDE_WITHIN * die.side
+    _found_where_they_lie(finder.find(scene.image), scene)
 
 
 @pytest.mark.parametrize("seed", TEST_SEEDS[:2])
 def test_turned_it_finds_the_dice_where_the_picture_shows_them(finder, seed):
     """The second look turns the picture a quarter and places what it finds back in the picture's own pixels."""
     scene = render_scene([2, 3, 4, 6], seed, size=(1280, 960), die_side=80, touching=False, distractors=False)
-    found = finder.find_turned(scene.image)
+    _found_where_they_lie(finder.find_turned(scene.image), scene)
+
+
+def _found_where_they_lie(found, scene) -> None:
+    """One die found for each die drawn, centred on it and of its size."""
     assert len(found) == len(scene.dice), [f.box[0] for f in found]
     for die in scene.dice:
         nearest = min(found, key=lambda f: math.dist(f.box[0], die.center))
