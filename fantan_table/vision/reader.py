@@ -360,34 +360,51 @@ def _unless_missed(frame: np.ndarray, origin: tuple[int, int], reading: Reading,
             " say how many",
         )
     weak = [die.box for die in unexplained if die.score < finder.threshold]
-    seen = faces_probabilities(frame, weak, profile) if weak else []
-    for (x, y), p in zip((box[0] for box in weak), seen, strict=True):
-        first = int(np.argmax(p))
-        best = CLASSES[first]
-        if first != NOT_A_FACE and best != 0 and float(p[first]) >= MISSED_FACE_SURE:
-            where = f"({x + origin[0]:.0f}, {y + origin[1]:.0f})"
-            return Reading(
-                Status.UNSURE,
-                reading.dice,
-                f"the network weakly sees a {best} at {where}, no die read: a die missed? say how many",
-            )
+    weakly = _face_surely_seen(frame, weak, profile, blank=False)  # a coin or a patch of table is as plain
+    if weakly is not None:
+        where, face = weakly
+        return Reading(
+            Status.UNSURE,
+            reading.dice,
+            f"the network weakly sees a {face} at {_in_picture(where, origin)}, no die read: a die missed? say how"
+            " many",
+        )
     turned = [
         die.box
         for die in finder.find_turned(frame, TURNED_FOUND * finder.threshold)
         if wholly_inside(die.box, frame.shape) and not _explained(die, read)
     ]
-    seen = faces_probabilities(frame, turned, profile) if turned else []
-    for (x, y), p in zip((box[0] for box in turned), seen, strict=True):
-        first = int(np.argmax(p))
-        if first != NOT_A_FACE and float(p[first]) >= MISSED_FACE_SURE:
-            where = f"({x + origin[0]:.0f}, {y + origin[1]:.0f})"
-            face = "blank" if CLASSES[first] == 0 else CLASSES[first]
-            return Reading(
-                Status.UNSURE,
-                reading.dice,
-                f"the network sees a {face} at {where} in the picture turned, no die read: a die missed? say how many",
-            )
+    when_turned = _face_surely_seen(frame, turned, profile, blank=True)
+    if when_turned is not None:
+        where, face = when_turned
+        shown = "blank" if face == 0 else face
+        return Reading(
+            Status.UNSURE,
+            reading.dice,
+            f"the network sees a {shown} at {_in_picture(where, origin)} in the picture turned, no die read: a die"
+            " missed? say how many",
+        )
     return reading
+
+
+def _face_surely_seen(
+    frame: np.ndarray, boxes: Sequence[RotatedBox], profile: Profile, blank: bool
+) -> tuple[tuple[float, float], int] | None:
+    """The centre of the first box where the classifier sees a face (a blank too, if ``blank``) at least
+    ``MISSED_FACE_SURE``, and that face; None where it sees none so surely (or there are no boxes)."""
+    if not boxes:
+        return None
+    for box, p in zip(boxes, faces_probabilities(frame, boxes, profile), strict=True):
+        first = int(np.argmax(p))
+        face = CLASSES[first]
+        if face is not None and (blank or face != 0) and float(p[first]) >= MISSED_FACE_SURE:
+            return box[0], face
+    return None
+
+
+def _in_picture(centre: tuple[float, float], origin: tuple[int, int]) -> str:
+    """A centre in the region's pixels, written as where it lies in the whole picture."""
+    return f"({centre[0] + origin[0]:.0f}, {centre[1] + origin[1]:.0f})"
 
 
 def _explained(die: FoundDie, read: Sequence[tuple[tuple[float, float], float]]) -> bool:
