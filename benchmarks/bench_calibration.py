@@ -14,7 +14,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from common import Row, percent, wrong_when_ok
+from common import BYLER, PHOTOS, Row, percent, wrong_when_ok
 from tqdm import tqdm
 
 from fantan_table.vision.calibrate import Picture, calibrate, learn_faces, measure
@@ -23,9 +23,6 @@ from fantan_table.vision.evaluate import Report
 from fantan_table.vision.profile import Profile
 from fantan_table.vision.render import PIECEPACK_SUITS, random_faces, render_scene
 
-ROOT = Path(__file__).resolve().parent.parent
-PHOTOS = ROOT.parent / "shared" / "data" / "dice-photos"
-BYLER = ROOT.parent / "shared" / "data" / "dice-photos-byler" / "train"
 BYLER_CALIBRATION = 150
 """Byler's first 150 photos by name calibrate (the finder and faces networks were trained on 1-120 and their
 thresholds chosen on 121-150); the last 50 are measured, never trained or tuned on."""

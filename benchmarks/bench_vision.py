@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 from baseline_reader import baseline_read
-from common import Row, percent, wrong_when_ok
+from common import BYLER, PHOTOS, ROOT, Row, percent, wrong_when_ok
 from tqdm import tqdm
 
 from fantan_table.vision.dataset import boxes_of, read_boxes, read_labels
@@ -22,10 +22,7 @@ from fantan_table.vision.render import random_faces, render_scene
 from fantan_table.vision.stress import MEASURING_SEEDS, stress_scene
 from fantan_table.vision.train import BYLER_TRAIN_PHOTOS
 
-ROOT = Path(__file__).resolve().parent.parent
-PHOTOS = ROOT.parent / "shared" / "data" / "dice-photos"
 PHOTO_PROFILE = ROOT / "calibration" / "profiles" / "dice-photos"
-BYLER = ROOT.parent / "shared" / "data" / "dice-photos-byler" / "train"
 SCENES = int(os.environ.get("BENCH_SCENES", "2000"))
 STRESS_SEEDS = MEASURING_SEEDS.start
 """The stress set measured here: seeds 900000 on, kept for measuring. Nobody tunes or trains on them (the tests

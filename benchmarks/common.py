@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from fantan_table.vision.evaluate import Report
+
+ROOT = Path(__file__).resolve().parent.parent
+PHOTOS = ROOT.parent / "shared" / "data" / "dice-photos"
+"""The shared real photos: white d6 at a slant (train/, and valid/ kept for measuring)."""
+BYLER = ROOT.parent / "shared" / "data" / "dice-photos-byler" / "train"
+"""byler's coloured dice from above: the first 150 may be trained and calibrated on, the last 50 are measured."""
 
 
 @dataclass(frozen=True)
