@@ -43,6 +43,8 @@ class Mark:
     """How much the mark differs from the face around it (Delta E, spot against surround)."""
     highlight: bool
     """Lighter than the face and no more colourful: what a glint (the light's own reflection) looks like."""
+    lighter: bool
+    """Lighter than the face, whatever its colour: a glint is, and so are white pips, never black ones."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,13 @@ def find_marks(face_lab: np.ndarray, margin: float, zone: float) -> Marks:
     seen = cv2.GaussianBlur(lab, (0, 0), PIP_SCALE * radius, borderType=cv2.BORDER_REPLICATE)
     found = sorted(
         (
-            Mark((x + 0.5) / px, (y + 0.5) / px, float(response[y, x]), _highlight(seen[y, x], body))
+            Mark(
+                (x + 0.5) / px,
+                (y + 0.5) / px,
+                float(response[y, x]),
+                _highlight(seen[y, x], body),
+                bool(seen[y, x][0] > body[0]),
+            )
             for y, x in zip(ys, xs, strict=True)
         ),
         key=lambda m: -m.strength,

@@ -609,7 +609,7 @@ def test_marks_too_weak_beside_the_others_are_no_pips():
     from fantan_table.vision.marks import Mark
 
     def marks(*strengths: float) -> list[Mark]:
-        return [Mark(0.5, 0.5, s, False) for s in strengths]
+        return [Mark(0.5, 0.5, s, False, False) for s in strengths]
 
     assert reader._as_many_marks(marks(40, 38, 36, 30), 4)
     assert not reader._as_many_marks(marks(40, 38, 36, 18), 4)  # the fourth less than half their median (37)
@@ -797,6 +797,42 @@ def test_a_side_face_does_not_stand_in_for_a_die_the_network_half_saw(seed, roll
     reading = read_dice(scene.image, None, 4)
     assert sorted(scene.values) == rolled
     assert reading.status is not Status.OK or sorted(reading.values) == rolled
+
+
+@pytest.mark.parametrize("value", [3, 5])
+def test_a_light_middle_pip_fainter_than_the_others_leaves_the_count_unsure(value):
+    """Stress DEV 611984: two white pips on a black die and a glint between them, counted as a 3 (the glint 0.61 as
+    strong as the pips) and read sure, the classifier agreeing. A middle pip as strong as the others stands, and so
+    does a faint dark one: glare hollows a black pip (``test_a_dark_pip_with_glare_on_it_still_counts``), and no
+    glint is dark."""
+    from fantan_table.vision.marks import Mark, Marks
+    from fantan_table.vision.pips import PIP_LAYOUTS
+
+    def counted(middle_strength: float, light: bool) -> tuple[int | None, float, str | None]:
+        pips = tuple(
+            Mark(u, v, middle_strength if (u, v) == (0.5, 0.5) else 60.0, False, light) for u, v in PIP_LAYOUTS[value]
+        )
+        found = tuple(sorted(pips, key=lambda m: -m.strength))
+        return reader._checked_by_marks((value, 1.0, None), Marks(found, 10.0), Profile())
+
+    faint = 60.0 * reader.MIDDLE_PIP_SHARE - 0.1
+    assert counted(60.0 * reader.MIDDLE_PIP_SHARE, light=True) == (value, 1.0, None)
+    assert counted(faint, light=False) == (value, 1.0, None)
+    assert counted(faint, light=True) == (
+        None,
+        0.0,
+        f"{value} pips counted, but the middle one, light, stands out less than the others: a glint?",
+    )
+
+
+def test_a_glint_between_a_twos_white_pips_is_not_read_as_a_three():
+    """Stress DEV 611984 through the reader, with the count: the 2 whose glint was counted a middle pip."""
+    from fantan_table.vision.stress import stress_scene
+
+    scene = stress_scene(611984)
+    reading = read_dice(scene.image, None, 4)
+    assert sorted(scene.values) == [1, 2, 2, 5]
+    assert reading.status is not Status.OK or sorted(reading.values) == [1, 2, 2, 5]
 
 
 def test_one_mark_never_reads_a_one_by_agreeing_with_the_classifier():
