@@ -1806,13 +1806,14 @@ def _checked_by_marks(
 MIDDLE_PIP_SHARE = 0.7
 """A 3's or a 5's middle pip, where it is lighter than the face, must stand out at least this share of its other
 pips' median strength: a glint between the light pips of a 2 or a 4 counts as a middle pip, but it stands out less
-than they do. Stress DEV 611984: two white
-pips on a black die and a grey glint between them (0.61 as strong), counted 3, the classifier agreeing, read ok and
-wrong. Through the reader with the count (``tools/reader_dev_ab.py``): at 0.7 every default DEV set kept every right
-roll; at 0.8 the fresh seeds (stress 610000-611999, wooden 654000-657999) turned 611984 unsure, 2 unsure rolls right
-(the count's doubt let the classifier read those dice alone) and lost no right roll; at 0.7 a die's reading changes
-only where it changes at 0.8. (Those trials held dark middle pips to it too: keeping to light ones changes fewer
-dice still.)"""
+than they do. Stress DEV 611984: two white pips on a black die and a grey glint between them (0.61 as strong),
+counted 3, the classifier agreeing, read ok and wrong.
+
+Through the reader with the count (``tools/reader_dev_ab.py``): at 0.7 every default DEV set kept every right roll;
+at 0.8 the fresh seeds (stress 610000-611999, wooden 654000-657999) turned 611984 unsure, 2 unsure rolls right (the
+count's doubt let the classifier read those dice alone) and lost no right roll; at 0.7 a die's reading changes only
+where it changes at 0.8. (Those trials held dark middle pips to it too: keeping to light ones changes fewer dice
+still.)"""
 
 
 def _faint_middle(pips: Sequence[Mark], profile: Profile) -> bool:
