@@ -373,7 +373,7 @@ def _unless_missed(frame: np.ndarray, origin: tuple[int, int], reading: Reading,
             f"the network weakly sees a {face} at {_in_picture(where, origin)}, no die read: a die missed? say how"
             " many",
         )
-    return _unless_found_turned(frame, origin, reading, profile, blank=True, advice="a die missed? say how many")
+    return _unless_found_turned(frame, origin, reading, read, profile, blank=True, advice="a die missed? say how many")
 
 
 def _unless_stood_in(frame: np.ndarray, origin: tuple[int, int], reading: Reading, profile: Profile) -> Reading:
@@ -391,25 +391,28 @@ def _unless_stood_in(frame: np.ndarray, origin: tuple[int, int], reading: Readin
     blanks (a finger, a coin, a patch of table) made 21 more right rolls unsure and no wrong one. Asking the
     classifier at the weak peaks as well, as with no count, saved no other roll and lost 11 more right ones."""
     read = _places_read(reading, origin)
-    half_seen = (
-        die
+    if not any(
+        wholly_inside(die.box, frame.shape) and not _explained(die, read)
         for die in builtin_finder().find(frame, FILL_FOUND)
-        if wholly_inside(die.box, frame.shape) and not _explained(die, read)
-    )
-    if next(half_seen, None) is None:
+    ):
         return reading
     advice = "a die missed, and a side face read in its place? roll again"
-    return _unless_found_turned(frame, origin, reading, profile, blank=False, advice=advice)
+    return _unless_found_turned(frame, origin, reading, read, profile, blank=False, advice=advice)
 
 
 def _unless_found_turned(
-    frame: np.ndarray, origin: tuple[int, int], reading: Reading, profile: Profile, blank: bool, advice: str
+    frame: np.ndarray,
+    origin: tuple[int, int],
+    reading: Reading,
+    read: Sequence[tuple[tuple[float, float], float]],
+    profile: Profile,
+    blank: bool,
+    advice: str,
 ) -> Reading:
     """The roll, unsure where the network finds a die in the picture turned a quarter (``TURNED_FOUND``), wholly
-    in the picture, that no die read explains, and the classifier sees a face there (a blank too, if ``blank``);
-    its message ends with ``advice``."""
+    in the picture, that no die read explains (``read``: ``_places_read``), and the classifier sees a face there (a
+    blank too, if ``blank``); its message ends with ``advice``."""
     finder = builtin_finder()
-    read = _places_read(reading, origin)
     turned = [
         die.box
         for die in finder.find_turned(frame, TURNED_FOUND * finder.threshold)
