@@ -424,11 +424,12 @@ def _unless_lost_when_turned(frame: np.ndarray, origin: tuple[int, int], reading
     """The roll read with a count, unsure where a die the network found weakly, it barely finds in the picture
     turned (``WEAKLY_FOUND``, ``TURNED_SHARE``)."""
     finder = builtin_finder()
+    peaks = [found for found in finder.find(frame, FILL_FOUND) if found.score < WEAKLY_FOUND]
     weak = [
         (die, centre, side, found.score)
         for die, (centre, side) in zip(reading.dice, _places_read(reading, origin), strict=True)
-        for found in finder.find(frame, FILL_FOUND)
-        if found.score < WEAKLY_FOUND and math.dist(found.box[0], centre) < SAME_DIE * side
+        for found in peaks
+        if math.dist(found.box[0], centre) < SAME_DIE * side
     ]
     if not weak:
         return reading
@@ -1135,10 +1136,6 @@ def _find_dice(
     kept = [
         (shape, whole) for shape, whole, contact in regions if not contact or _clearly_a_die(shape, side, w, h, contact)
     ]
-    # a blob reaching the edge that could be a die partly out of view (not a part of a larger one: a cup's rim)
-    edge_cut = [
-        shape.rect for shape, whole, contact in regions if contact and whole and _cut_die(shape, side, w, h, contact)
-    ]
     singles = _lone_die_areas([shape for shape, _ in kept], die_min, die_max)
     one_die = float(np.median(singles)) if singles else None
     found: list[tuple[RotatedBox, str | None]] = []
@@ -1160,8 +1157,12 @@ def _find_dice(
         if whole and shape.solidity < profile.min_solidity:  # a die's outline is crisp; a ragged one barely stands out
             problem = RAGGED
         found.append((shape.rect, problem))
-    if cut:
-        found += [(rect, CUT_BY_EDGE) for rect in edge_cut]
+    if cut:  # a blob reaching the edge that could be a die partly out of view (not part of a larger one: a cup's rim)
+        found += [
+            (shape.rect, CUT_BY_EDGE)
+            for shape, whole, contact in regions
+            if contact and whole and _cut_die(shape, side, w, h, contact)
+        ]
     return found
 
 
@@ -1618,12 +1619,17 @@ def second_opinion(
     return np.asarray(builtin_feature_model().probabilities(die_crop(frame, box)[None])[0])
 
 
+PIP_MIDPOINT = 0.5
+"""A mark standing out at least this share of a face's pips is one of them, weaker is dust or a glint: the midpoint
+between face and pip, where a two-way split as Otsu's falls."""
+
+
 def _as_many_marks(found: Sequence[Mark], value: int) -> bool:
     """Whether the face shows ``value`` marks alike enough to be its pips: the ``value`` strongest each at least half
     their median strength (the midpoint between face and pip, as ``_checked_by_marks`` weighs a stray mark). A box
     on part of a die shows fewer (stress DEV 612230: three marks of a purple 4, a 5 to both kinds of model)."""
     strongest = sorted((m.strength for m in found), reverse=True)[:value]
-    return len(strongest) == value and strongest[-1] >= median(np.array(strongest)) / 2
+    return len(strongest) == value and strongest[-1] >= PIP_MIDPOINT * median(np.array(strongest))
 
 
 def _glint_in_the_middle(found: Sequence[Mark], profile: Profile) -> bool:
@@ -1884,7 +1890,7 @@ def _checked_by_marks(
         return counted  # a pip hollowed by glare stands out less than its ring: no more marks than pips
     pips, rest = found[:value], found[value:]
     reference = median(np.array([m.strength for m in pips]))
-    strong = [m for m in rest if m.strength >= 0.5 * reference]
+    strong = [m for m in rest if m.strength >= PIP_MIDPOINT * reference]
     # glints that are pips of a face with more pips: one more (a 5 counted 4), or all of them (a 6 counted 4)
     if any(not m.highlight or _forms_a_face([*pips, m], profile) for m in strong) or (
         len(strong) > 1 and _forms_a_face([*pips, *strong], profile)
@@ -1912,7 +1918,7 @@ def _without_faint_glints(found: Sequence[Mark]) -> Sequence[Mark]:
     if not marks:
         return found
     reference = median(np.array(marks))
-    return [m for m in found if not m.highlight or m.strength >= 0.5 * reference]
+    return [m for m in found if not m.highlight or m.strength >= PIP_MIDPOINT * reference]
 
 
 MIDDLE_PIP_SHARE = 0.7
