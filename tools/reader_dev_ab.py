@@ -74,6 +74,11 @@ RELABELLED: dict[str, tuple[tuple[int, ...], str]] = {
         (1, 2, 3, 5, 5),
         "labelled 1 2 2 5 5, but the die boxed at (220-260, 319-359) in its boxes.json shows three pips on a diagonal",
     ),
+    "IMG_20191209_095439.jpg": (
+        (1, 1, 2, 2, 2, 3, 4, 4, 4, 5, 6, 6),
+        "labelled with two 4s and two 5s, but three dice show four pips in the corners (at about (562, 282), (289, 358)"
+        " and (333, 387)) and one shows five (at (439, 196))",
+    ),
 }
 """DEV photos whose label is wrong, as the photo shows them and why: each was looked at, die by die. Reported as
 WRONG, a right reading cost the next reader of the tally a look at the photo."""

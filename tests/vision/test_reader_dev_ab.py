@@ -89,13 +89,13 @@ def test_trying_a_constants_own_value_moves_nothing(capsys, tmp_path):
 def test_a_relabelled_photo_is_read_against_what_it_shows(tmp_path):
     folder = tmp_path / "dice-photos-byler" / "train"
     folder.mkdir(parents=True)
-    (name,) = dev_ab.RELABELLED
-    names = [name, "IMG_29991231_000000.jpg"]
+    names = sorted([*dev_ab.RELABELLED, "IMG_29991231_000000.jpg"])
     for n in names:
         assert cv2.imwrite(str(folder / n), np.zeros((8, 8, 3), np.uint8))
-    (folder / "labels.csv").write_text(f"image,values\n{names[0]},1 2 2 5 5\n{names[1]},4 4\n")
-    truths = [next(dev_ab.pictures(dev_ab.Roll("byler", i), tmp_path))[2] for i in (0, 1)]
-    assert truths == [dev_ab.RELABELLED[name][0], (4, 4)]
+    rows = [f"{n},1 2 2 5 5" for n in dev_ab.RELABELLED]
+    (folder / "labels.csv").write_text("\n".join(["image,values", *rows, f"{names[-1]},4 4"]) + "\n")
+    truths = [next(dev_ab.pictures(dev_ab.Roll("byler", i), tmp_path))[2] for i in range(len(names))]
+    assert truths == [*(dev_ab.RELABELLED[n][0] for n in names[:-1]), (4, 4)]
 
 
 def _copy_of_builtin(path: Path, folder: Path) -> Path:
