@@ -3,6 +3,7 @@ change.
 
     python tools/reader_dev_ab.py                              # every roll read ok and wrong, and the tallies
     python tools/reader_dev_ab.py --try APART=0.85             # every roll whose reading the change moves
+    python tools/reader_dev_ab.py --try slant.FAR_SIDE=0.4     # a constant of another of the reader's modules
     python tools/reader_dev_ab.py --network /tmp/new/faces-cnn-boxes-12k.onnx   # a retrained faces network
     python tools/reader_dev_ab.py --no-count --set wooden:650000-650999 --set byler
 
@@ -16,7 +17,8 @@ way the table reads them (with the count of dice, unless ``--no-count``). Sets, 
 
 Seeds from 900000 on (the bench's stress measuring seeds, and the networks' training seeds far above), render.py
 seeds from 500000 on and byler's last 50 photos are refused; dice-photos ``valid`` has no name here. ``--try``
-sets a constant defined in ``fantan_table/vision/reader.py`` itself, in each worker; ``--network`` asks a faces
+sets a constant defined in ``fantan_table/vision/reader.py`` itself (or, as ``MODULE.NAME``, in another module of
+``fantan_table/vision``), in each worker; ``--network`` asks a faces
 network (its JSON beside it) in place of the built-in one of the same file name, through the whole reader. A roll
 is right, unsure, or WRONG (read ok, values not the truth's, in any order).
 """
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib
 import multiprocessing
 import os
 import re
@@ -35,6 +38,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
+from types import ModuleType
 
 import cv2
 import numpy as np
@@ -49,7 +53,7 @@ from fantan_table.vision.stress import MEASURING_SEEDS, stress_scene
 from fantan_table.vision.train import BYLER_TRAIN_PHOTOS
 
 ROOT = Path(__file__).resolve().parent.parent
-READER_SOURCE = ROOT / "fantan_table" / "vision" / "reader.py"
+VISION = ROOT / "fantan_table" / "vision"
 RENDER_SEED = 100_000
 """render.py DEV scene s shows faces drawn from [s - RENDER_SEED, 7]: the first DEV seed."""
 RENDER_MEASURING = 500_000
@@ -129,11 +133,16 @@ def _photos(data: Path, name: str) -> list[Path]:
     return [sample.image for sample in sorted(read_labels(folder), key=lambda s: s.image.name)]
 
 
-def reader_constants() -> dict[str, int | float]:
-    """The numeric constants ``reader.py`` defines at its top level and reads when it runs: not those it imports
-    (setting the reader's copy would not reach the module they belong to) nor those used as default arguments
-    (fixed when the function was defined)."""
-    tree = ast.parse(READER_SOURCE.read_text())
+def reader_constants(module: str = "reader") -> dict[str, int | float]:
+    """The numeric constants a module of ``fantan_table.vision`` (the reader's own, unless another is named) defines
+    at its top level and reads when it runs: not those it imports (setting its copy would not reach the module they
+    belong to) nor those used as default arguments (fixed when the function was defined)."""
+    source = VISION / f"{module}.py"
+    if not module.isidentifier() or not source.is_file():
+        modules = ", ".join(sorted(p.stem for p in VISION.glob("*.py") if not p.stem.startswith("_")))
+        raise Refused(f"{module!r} is no module of the reader's: one of {modules}")
+    owner = _owner(module)
+    tree = ast.parse(source.read_text())
     defined = {
         target.id
         for node in tree.body
@@ -151,17 +160,29 @@ def reader_constants() -> dict[str, int | float]:
     return {
         name: value
         for name in sorted(defined - defaults)
-        if isinstance(value := getattr(reader, name), int | float) and not isinstance(value, bool)
+        if isinstance(value := getattr(owner, name), int | float) and not isinstance(value, bool)
     }
 
 
+def _owner(module: str) -> ModuleType:
+    return importlib.import_module(f"fantan_table.vision.{module}")
+
+
+def _split(name: str) -> tuple[ModuleType, str]:
+    """The module a constant ``--try`` names (``NAME`` is the reader's, ``MODULE.NAME`` another's) and its name."""
+    module, _, constant = name.rpartition(".")
+    return _owner(module or "reader"), constant
+
+
 def parse_try(spec: str) -> tuple[str, int | float]:
-    """``NAME=VALUE`` for one of ``reader_constants``, the value of the constant's own type."""
+    """``NAME=VALUE`` (a constant of the reader's) or ``MODULE.NAME=VALUE`` (of another module of the reader's, e.g.
+    ``slant.FAR_SIDE=0.4``) for one of ``reader_constants``, the value of the constant's own type."""
     name, _, text = spec.partition("=")
-    constants = reader_constants()
-    if name not in constants:
-        raise Refused(f"{name!r} is not one of the reader's own numeric constants: {', '.join(constants)}")
-    current = constants[name]
+    module, _, constant = name.rpartition(".")
+    constants = reader_constants(module or "reader")
+    if constant not in constants:
+        raise Refused(f"{name!r} is not one of {module or 'reader'}'s own numeric constants: {', '.join(constants)}")
+    current = constants[constant]
     try:
         value = float(text)
     except ValueError:
@@ -230,8 +251,8 @@ class _Job:
     def variants(self) -> list[Callable[[], None]]:
         """What to set before each reading of a picture: the reader as it is, then as tried (if anything is)."""
         if self.change:
-            name = self.change[0]
-            return [partial(setattr, reader, name, value) for value in self.change[1:]]
+            owner, name = _split(self.change[0])
+            return [partial(setattr, owner, name, value) for value in self.change[1:]]
         if self.network:
             return [_asking(classifier.builtin_model()), _asking(tried_classifier(self.network))]
         return [lambda: None]
@@ -239,7 +260,7 @@ class _Job:
     def restore(self) -> None:
         """The reader as it was, for a process that reads on."""
         if self.change:
-            setattr(reader, self.change[0], self.change[1])
+            setattr(*_split(self.change[0]), self.change[1])
         setattr(reader, "builtin_model", classifier.builtin_model)  # noqa: B010  (mypy: reader does not export it)
 
 
@@ -300,7 +321,9 @@ def _results(rolls: list[Roll], job: _Job, procs: int) -> Iterator[Read]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", action="append", dest="sets", metavar="NAME[:FIRST-LAST]", help="default: all five")
-    parser.add_argument("--try", dest="change", metavar="NAME=VALUE", help="a reader constant's other value")
+    parser.add_argument(
+        "--try", dest="change", metavar="[MODULE.]NAME=VALUE", help="another value of a constant of the reader's"
+    )
     parser.add_argument(
         "--network", type=Path, metavar="ONNX", help="a faces network in place of the built-in one of its name"
     )
@@ -314,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     change = None
     if args.change:
         name, value = parse_try(args.change)
-        change = (name, reader_constants()[name], value)
+        module, _, constant = name.rpartition(".")
+        change = (name, reader_constants(module or "reader")[constant], value)
     network = parse_network(args.network) if args.network else None
     tried = change is not None or network is not None
     tally: Counter[tuple[str, str, str]] = Counter()

@@ -65,6 +65,35 @@ def test_only_the_readers_own_numeric_constants_may_be_tried():
         dev_ab.parse_try("MOST_DICE=6.5")
 
 
+def test_another_vision_modules_constant_may_be_tried_by_its_module_name():
+    assert dev_ab.parse_try("slant.FAR_SIDE=0.4") == ("slant.FAR_SIDE", 0.4)
+    for bad in ("slant.APART=1", "nosuch.APART=1", "os.sep=1", "slant.CONE_DEG=wide"):
+        with pytest.raises(dev_ab.Refused):
+            dev_ab.parse_try(bad)
+
+
+def test_a_tried_constant_of_another_module_is_set_there_and_restored(capsys, tmp_path):
+    """Every die's lean needs all four sides die-like: no die leans, and the rolls read as they are; the slant
+    module is as it was afterwards."""
+    from fantan_table.vision import slant
+
+    far_side = slant.FAR_SIDE
+    seen: list[float] = []
+    real = slant._lean
+
+    def spying(*args):
+        seen.append(slant.FAR_SIDE)
+        return real(*args)
+
+    slant._lean = spying
+    try:
+        argv = ["--set", "render:100000-100002", "--try", "slant.FAR_SIDE=0.01", "--procs", "1", "--data", str(tmp_path)]
+        assert dev_ab.main(argv) == 0
+    finally:
+        slant._lean = real
+    assert far_side == slant.FAR_SIDE and {far_side, 0.01} <= set(seen)
+
+
 def test_a_tried_value_is_read_and_moves_the_rolls_it_should(capsys, tmp_path):
     """Dice at least five sides apart: every render.py roll read right becomes unsure, and is listed. Read here, one
     by one (``--procs 1``: a test run's threads make forking unsafe), the reader is as it was afterwards."""
