@@ -906,6 +906,42 @@ def test_wooden_dev_a_glint_between_a_fours_red_pips_is_not_read_as_a_five():
     assert "they lie as a 4's pips, but the learned classifier sees 5" in reading.message
 
 
+@pytest.mark.parametrize(
+    ("value", "middle", "doubted"),
+    [
+        (3, 0.6, True),  # a glint between a 2's white pips, weaker than they: no middle pip
+        (5, 0.6, True),
+        (3, 0.8, False),  # as strong as a pip: one
+        (5, 1.0, False),
+        (2, 0.6, False),  # no middle pip to doubt
+        (1, 0.6, False),  # a 1's glint is ``_ones_read_again``'s to doubt
+        (None, 0.6, False),
+    ],
+)
+def test_a_three_or_five_read_by_the_classifier_alone_needs_a_middle_pip_as_strong_as_the_others(
+    value, middle, doubted
+):
+    """Stress DEV 618326: the count read nothing (a mark near the box's edge), and the classifier, alone, took two
+    white pips on a black die with a weaker glint between them for a 3."""
+    px = reader.FACE_PX
+    body, white = np.array((40, 30, 30)), np.array((245, 245, 245))
+    face = pipped_face(px, body.tolist(), white.tolist(), 4 if value == 5 else 2, 0.16)
+    glint = (body + middle * (white - body)).round().astype(int).tolist()
+    cv2.circle(face, (px // 2, px // 2), round(0.08 * px), glint, -1, cv2.LINE_AA)
+    assert reader._glint_as_middle_pip(face, value, Profile()) is doubted
+
+
+def test_stress_dev_a_glint_between_two_white_pips_read_alone_is_no_three():
+    """618326 through the reader, with the count."""
+    from fantan_table.vision.stress import stress_scene
+
+    scene = stress_scene(618326)
+    reading = read_dice(scene.image, None, 4)
+    assert sorted(scene.values) == [2, 3, 6, 6]
+    assert reading.status is Status.UNSURE
+    assert "read as a 3 by the classifier alone, but its middle mark, light, stands out less" in reading.message
+
+
 def test_a_glint_between_a_twos_white_pips_is_not_read_as_a_three():
     """Stress DEV 611984 through the reader, with the count: the 2 whose glint was counted a middle pip."""
     from fantan_table.vision.stress import stress_scene
