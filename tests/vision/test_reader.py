@@ -942,6 +942,46 @@ def test_stress_dev_a_glint_between_two_white_pips_read_alone_is_no_three():
     assert "read as a 3 by the classifier alone, but its middle mark, light, stands out less" in reading.message
 
 
+@pytest.mark.parametrize("larger", [2, 3, 4, 5, 6])
+def test_a_one_boxed_on_one_pip_of_a_larger_face_is_unread_and_a_real_one_stands(larger):
+    """Wooden DEV 662391, stress DEV 618770: the network boxed one pip of a 2, and the classifier read a 1. Moved
+    off the pip towards the face's other pips, the box shows the larger face; a real 1's does not."""
+    from fantan_table.vision.pips import PIP_LAYOUTS
+
+    side, row = 80, 200
+    frame = np.full((400, 600, 3), (40, 110, 30), np.uint8)  # green felt
+    for value, x in ((larger, 150), (1, 300), (5, 450)):
+        frame[row - side // 2 : row + side // 2, x - side // 2 : x + side // 2] = pipped_face(
+            side, (225, 235, 240), (30, 30, 30), value, 0.16
+        )
+    u, v = PIP_LAYOUTS[larger][0]
+    pip = (150 - side / 2 + u * side, row - side / 2 + v * side)
+    dice = [
+        reader.DieReading(1, pip, (pip, (45.0, 45.0), 0.0), 1.0, None),  # the box on one pip
+        reader.DieReading(1, (300.0, row), ((300.0, row), (80.0, 80.0), 0.0), 1.0, None),
+        reader.DieReading(5, (450.0, row), ((450.0, row), (80.0, 80.0), 0.0), 1.0, None),
+    ]
+    out = reader._ones_read_moved(frame, dice, Profile())
+    assert out[0].value is None
+    assert out[0].problem == (
+        f"read as a 1, but in its box moved off its pip the classifier sees a {larger}: a box on one pip of a larger"
+        " face?"
+    )
+    assert out[1:] == dice[1:]
+
+
+def test_wooden_dev_a_box_on_one_pip_of_a_large_two_is_not_read_as_a_one():
+    """662391 through the reader, with the count: the network's boxes of these 171-pixel dice are short (137-151),
+    and its box on the 2's lower pip, 104 pixels, was read as a 1."""
+    from fantan_table.vision.stress import stress_scene
+
+    scene = stress_scene(662391, wooden=True)
+    reading = read_dice(scene.image, None, 4)
+    assert sorted(scene.values) == [2, 3, 3, 3]
+    assert reading.status is Status.UNSURE
+    assert "read as a 1, but in its box moved off its pip the classifier sees a 2" in reading.message
+
+
 def test_a_glint_between_a_twos_white_pips_is_not_read_as_a_three():
     """Stress DEV 611984 through the reader, with the count: the 2 whose glint was counted a middle pip."""
     from fantan_table.vision.stress import stress_scene
@@ -1258,6 +1298,7 @@ def test_a_box_beyond_the_count_that_shows_no_face_is_no_die(monkeypatch, proble
     )
     monkeypatch.setattr(reader, "faces_probabilities", lambda frame, boxes, profile: [None] * len(boxes))
     monkeypatch.setattr(reader, "_read_die", lambda *args: next(readings))
+    monkeypatch.setattr(reader, "_ones_read_moved", lambda frame, dice, profile: dice)  # no classifier to ask here
     boxes = [(((60.0 * v, 50.0), (40.0, 40.0), 0.0), None, s) for v, s in enumerate(scores, 1)]
     reading = reader._reading(np.zeros((100, 400, 3), np.uint8), (0, 0), (boxes, 1.0, 40.0), Profile(), expect)
     if values is None:

@@ -87,7 +87,16 @@ def test_a_tried_constant_of_another_module_is_set_there_and_restored(capsys, tm
 
     slant._lean = spying
     try:
-        argv = ["--set", "render:100000-100002", "--try", "slant.FAR_SIDE=0.01", "--procs", "1", "--data", str(tmp_path)]
+        argv = [
+            "--set",
+            "render:100000-100002",
+            "--try",
+            "slant.FAR_SIDE=0.01",
+            "--procs",
+            "1",
+            "--data",
+            str(tmp_path),
+        ]
         assert dev_ab.main(argv) == 0
     finally:
         slant._lean = real
