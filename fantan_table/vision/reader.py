@@ -178,6 +178,10 @@ class DieReading:
     confidence: float
     problem: str | None = None
 
+    def doubted(self, problem: str) -> DieReading:
+        """This die unread, for ``problem``: a check after its reading found it wanting."""
+        return DieReading(None, self.center, self.box, 0.0, problem)
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -714,7 +718,7 @@ def _reading(
     # a plain face is all a patch of table, a side face or a coin the network took for a die can show (where no
     # face is blank, a plain face is no die at all: left out below)
     dice = [
-        DieReading(None, d.center, d.box, 0.0, PLAIN_DOUBT)
+        d.doubted(PLAIN_DOUBT)
         if d.value == 0 and score is not None and score < BLANK_FOUND_SURE and profile.blank_face
         else d
         for d, (_, _, score) in zip(dice, boxes, strict=True)
@@ -865,7 +869,7 @@ def _weak_and_small(dice: list[DieReading], scores: Sequence[float | None]) -> l
         share = max(die.box[1]) / middle
         if score is not None and score < least and share < WEAK_SAME_SIZE and die.problem is None:
             problem = f"found weakly, and {share:.0%} the others' size: part of a die?"
-            die = DieReading(None, die.center, die.box, 0.0, problem)
+            die = die.doubted(problem)
         out.append(die)
     return out
 
@@ -902,7 +906,7 @@ def _short_boxes_read_again(frame: np.ndarray, dice: list[DieReading], profile: 
             seen = "no face" if best is None else f"a {best}"
             share = max(die.box[1]) / middle
             problem = f"its box {share:.0%} the others' size; in a box their size the classifier sees {seen}"
-            out[k] = DieReading(None, die.center, die.box, 0.0, problem)
+            out[k] = die.doubted(problem)
     return out
 
 
@@ -940,12 +944,10 @@ def _ones_read_again(frame: np.ndarray, dice: list[DieReading], profile: Profile
     for k, p in zip(ones, faces_probabilities(frame, grown, profile), strict=True):
         one = float(p[CLASSES.index(1)])
         if one < ONE_GROWN_SURE:
-            die = dice[k]
-            problem = (
+            out[k] = dice[k].doubted(
                 f"read as a 1, but in a box {ONE_GROWN:g} times as large the classifier gives the 1 {one:.1%}:"
                 " a glint on a blank?"
             )
-            out[k] = DieReading(None, die.center, die.box, 0.0, problem)
     return out
 
 
@@ -997,12 +999,10 @@ def _ones_read_moved(frame: np.ndarray, dice: list[DieReading], profile: Profile
         seen = p[:, [CLASSES.index(v) for v in larger]]
         if seen.max() >= ONE_MOVED_SURE:
             face = larger[int(np.unravel_index(np.argmax(seen), seen.shape)[1])]
-            die = dice[k]
-            problem = (
+            out[k] = dice[k].doubted(
                 f"read as a 1, but in its box moved off its pip the classifier sees a {face}: a box on one pip of a"
                 " larger face?"
             )
-            out[k] = DieReading(None, die.center, die.box, 0.0, problem)
     return out
 
 
