@@ -972,14 +972,14 @@ def test_a_one_boxed_on_one_pip_of_a_larger_face_is_unread_and_a_real_one_stands
 
 def test_wooden_dev_a_box_on_one_pip_of_a_large_two_is_not_read_as_a_one():
     """662391 through the reader, with the count: the network's boxes of these 171-pixel dice are short (137-151),
-    and its box on the 2's lower pip, 104 pixels, was read as a 1."""
+    and its box on the 2's lower pip, 104 pixels, was read as a 1 (OpenCV 5; on 4.6 the scene, drawn a little
+    differently, reads right)."""
     from fantan_table.vision.stress import stress_scene
 
     scene = stress_scene(662391, wooden=True)
     reading = read_dice(scene.image, None, 4)
     assert sorted(scene.values) == [2, 3, 3, 3]
-    assert reading.status is Status.UNSURE
-    assert "read as a 1, but in its box moved off its pip the classifier sees a 2" in reading.message
+    assert reading.status is not Status.OK or sorted(reading.values) == [2, 3, 3, 3]
 
 
 def test_a_glint_between_a_twos_white_pips_is_not_read_as_a_three():
