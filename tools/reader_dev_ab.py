@@ -19,9 +19,9 @@ way the table reads them (with the count of dice, unless ``--no-count``). Sets, 
 Seeds from 900000 on (the bench's stress measuring seeds, and the networks' training seeds far above), render.py
 seeds from 500000 on and byler's last 50 photos are refused; dice-photos ``valid`` has no name here. ``--try``
 sets a constant defined in ``fantan_table/vision/reader.py`` itself (or, as ``MODULE.NAME``, in another module of
-``fantan_table/vision``), in each worker; ``--network`` asks a faces
-network (its JSON beside it) in place of the built-in one of the same file name, through the whole reader. A roll
-is right, unsure, or WRONG (read ok, values not the truth's, in any order).
+``fantan_table/vision``), in each worker; ``--network`` asks a faces network (its JSON beside it) in place of the
+built-in one of the same file name, through the whole reader. A roll is right, unsure, or WRONG (read ok, values not
+the truth's, in any order).
 """
 
 from __future__ import annotations
@@ -203,20 +203,26 @@ def _owner(module: str) -> ModuleType:
     return importlib.import_module(f"fantan_table.vision.{module}")
 
 
-def _split(name: str) -> tuple[ModuleType, str]:
+def _module_and_name(name: str) -> tuple[str, str]:
     """The module a constant ``--try`` names (``NAME`` is the reader's, ``MODULE.NAME`` another's) and its name."""
     module, _, constant = name.rpartition(".")
-    return _owner(module or "reader"), constant
+    return module or "reader", constant
+
+
+def _split(name: str) -> tuple[ModuleType, str]:
+    """As ``_module_and_name``, the module imported."""
+    module, constant = _module_and_name(name)
+    return _owner(module), constant
 
 
 def parse_try(spec: str) -> tuple[str, int | float]:
     """``NAME=VALUE`` (a constant of the reader's) or ``MODULE.NAME=VALUE`` (of another module of the reader's, e.g.
     ``slant.FAR_SIDE=0.4``) for one of ``reader_constants``, the value of the constant's own type."""
     name, _, text = spec.partition("=")
-    module, _, constant = name.rpartition(".")
-    constants = reader_constants(module or "reader")
+    module, constant = _module_and_name(name)
+    constants = reader_constants(module)
     if constant not in constants:
-        raise Refused(f"{name!r} is not one of {module or 'reader'}'s own numeric constants: {', '.join(constants)}")
+        raise Refused(f"{name!r} is not one of {module}'s own numeric constants: {', '.join(constants)}")
     current = constants[constant]
     try:
         value = float(text)
@@ -377,8 +383,7 @@ def main(argv: list[str] | None = None) -> int:
     change = None
     if args.change:
         name, value = parse_try(args.change)
-        module, _, constant = name.rpartition(".")
-        change = (name, reader_constants(module or "reader")[constant], value)
+        change = (name, getattr(*_split(name)), value)
     network = parse_network(args.network) if args.network else None
     tried = change is not None or network is not None
     tally: Counter[tuple[str, str, str]] = Counter()

@@ -994,9 +994,10 @@ def _ones_read_moved(frame: np.ndarray, dice: list[DieReading], profile: Profile
             moved.append(((cx + dx, cy + dy), (side, side), angle))
     probabilities = np.asarray(faces_probabilities(frame, moved, profile)).reshape(len(ones), 4, -1)
     larger = (2, 3, 4, 5, 6)
+    columns = [CLASSES.index(v) for v in larger]
     out = list(dice)
     for k, p in zip(ones, probabilities, strict=True):
-        seen = p[:, [CLASSES.index(v) for v in larger]]
+        seen = p[:, columns]
         if seen.max() >= ONE_MOVED_SURE:
             face = larger[int(np.unravel_index(np.argmax(seen), seen.shape)[1])]
             out[k] = dice[k].doubted(
