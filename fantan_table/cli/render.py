@@ -31,10 +31,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the same seed writes the same set")
     p.add_argument(
         "--style",
-        choices=(*STYLE_CHOICES, "stress", "stress-wooden"),
+        choices=(*STYLE_CHOICES, "stress", "stress-wooden", "stress-steep"),
         default="mixed",
         help="die colours (default: mixed); stress: the hard set (camera, light, tables, clutter all vary);"
-        " stress-wooden: the same with pipped dice of grained wood",
+        " stress-wooden: the same with pipped dice of grained wood; stress-steep: the same through a camera"
+        " 40-60 degrees off straight down",
     )
     p.add_argument(
         "--faces",
@@ -124,6 +125,7 @@ def _run_stress(args: argparse.Namespace, size: tuple[int, int] | None) -> int:
                 piecepack=args.faces == "piecepack",
                 faces=faces,
                 wooden=args.style == "stress-wooden",
+                steep=args.style == "stress-steep",
             )
         except RuntimeError as exc:
             raise UsageError(f"{exc}; use fewer --dice or a larger --size") from None

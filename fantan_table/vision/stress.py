@@ -8,7 +8,8 @@ their pips) of dice away from the centre; light from any direction with a colour
 gloss spots and vignetting; felt, wood, mats, cloth and patterned tables; coins, tile edges, a cup
 rim, cables, paper and fingers; lens, motion and focus blur, sensor noise and JPEG. Dice lie
 touching or apart at any angle, and a die cut in half by the frame's edge may lie beside them.
-On request the dice are of wood, the grain drawn on every face.
+On request the dice are of wood, the grain drawn on every face, or the camera looks at a steep
+slant, as a phone held across the table does (``steep``).
 
 The truth is exact because it is computed, not measured: each die's value, its top face's corners,
 centre and rotated box, and its axis-aligned box in the frame. ``training_crops`` cuts labelled
@@ -86,6 +87,12 @@ TILT_DEG: Final = (0.0, 35.0)
 """The camera's tilt away from straight down: beyond about 35 degrees the far dice's top faces are slivers."""
 MAX_VIEW_DEG: Final = 50.0
 """A counted die is seen at most this far from straight above: a camera over a table does not look along it."""
+STEEP_TILT_DEG: Final = (40.0, 60.0)
+"""The tilt of a camera at a steep slant (``steep``), a phone held across the table: past 45 degrees a die's side
+face turned to the camera looks squarer than its top, which a camera over the table never shows."""
+STEEP_MAX_VIEW_DEG: Final = 75.0
+"""How far from straight above such a camera sees a counted die: the far dice of a steep view are seen along the
+table more than ``MAX_VIEW_DEG``, their top faces not yet slivers."""
 JPEG_QUALITY: Final = (50, 95)
 MIN_CONTRAST: Final = 45.0
 """Least Lab distance between a die's body and its pips: below it a person could not read the die either."""
@@ -165,12 +172,15 @@ def stress_scene(
     piecepack: bool = False,
     faces: tuple[int, ...] | None = None,
     wooden: bool = False,
+    steep: bool = False,
 ) -> StressScene:
     """Draw ``count`` dice (plus perhaps a die cut by the edge) from ``seed``; the same seed gives the same scene.
 
     Pipped dice are d6 (1-6) or d6 with a blank (0-5); ``faces`` limits the values shown on top.
     ``piecepack`` draws piecepack dice (blank, suit-symbol ace, numerals 2-5) instead. ``wooden`` draws pipped
-    dice of wood (``WOODS``), the grain on every face: a look none of the learned networks was taught.
+    dice of wood (``WOODS``), the grain on every face: a look none of the learned networks was taught. ``steep``
+    tilts the camera ``STEEP_TILT_DEG`` (every scene), a view none of them was taught either; otherwise three
+    scenes in four are tilted up to ``TILT_DEG``, and the rest look straight down.
     """
     if not 1 <= count <= 12:
         raise ValueError(f"a stress scene has 1 to 12 dice (got {count})")
@@ -180,7 +190,7 @@ def stress_scene(
     width, height = size or FRAME_SIZES[0 if rng.random() < 0.5 else int(rng.integers(len(FRAME_SIZES)))]
     if width < 160 or height < 120:
         raise ValueError(f"a stress scene is at least 160x120 (got {width}x{height})")
-    camera = _Camera.random(rng, width, height, count)
+    camera = _Camera.random(rng, width, height, count, steep)
     light = _Light.random(rng)
     table_kind = TABLES[int(rng.integers(len(TABLES)))]
     image, table_colour = _table(rng, table_kind, width, height)
@@ -228,12 +238,15 @@ class _Camera:
     height: int
     tilt: float
     fov_deg: float
+    max_view_deg: float
+    """How far from straight above a counted die may be seen."""
 
     @classmethod
-    def random(cls, rng: np.random.Generator, width: int, height: int, count: int) -> _Camera:
+    def random(cls, rng: np.random.Generator, width: int, height: int, count: int, steep: bool = False) -> _Camera:
         fov = float(rng.uniform(45, 78))
         focal = width / 2 / math.tan(math.radians(fov) / 2)
-        tilt = math.radians(rng.uniform(*TILT_DEG)) if rng.random() < 0.75 else 0.0
+        tilted = rng.random() < 0.75  # drawn first, as ever: a seed's everyday scene stays the same
+        tilt = math.radians(rng.uniform(*(STEEP_TILT_DEG if steep else TILT_DEG))) if tilted or steep else 0.0
         roll = rng.uniform(0, 2 * math.pi)
         # straight down: camera x = world x, camera y = world -y, optical axis = world -z
         down = np.array([[1, 0, 0], [0, -1, 0], [0, 0, -1]], float)
@@ -247,7 +260,8 @@ class _Camera:
         distance = focal * _EDGE / side
         position = -distance * rotation.T @ np.array([0.0, 0.0, 1.0]) + np.array([0, 0, _EDGE])
         principal = np.array([width / 2, height / 2]) + rng.uniform(-0.02, 0.02, 2) * (width, height)
-        return cls(rotation, position, focal, principal, width, height, tilt, fov)
+        max_view = STEEP_MAX_VIEW_DEG if steep else MAX_VIEW_DEG
+        return cls(rotation, position, focal, principal, width, height, tilt, fov, max_view)
 
     def project(self, points: np.ndarray) -> np.ndarray:
         cam = (points - self.position) @ self.rotation.T
@@ -511,10 +525,11 @@ def _add_cut_die(
 
 
 def _inside(die: _Die, camera: _Camera, margin: float) -> bool:
-    """The whole die is in the frame, and seen no more steeply than ``MAX_VIEW_DEG`` from straight above."""
+    """The whole die is in the frame, and seen no more steeply than the camera allows (``MAX_VIEW_DEG``) from straight
+    above."""
     points = np.vstack([camera.project(die.face_corners(f)) for f in range(5)])
     ray = camera.position - die.centre
-    steep = math.degrees(math.acos(ray[2] / np.linalg.norm(ray))) <= MAX_VIEW_DEG
+    steep = math.degrees(math.acos(ray[2] / np.linalg.norm(ray))) <= camera.max_view_deg
     return bool(
         steep
         and (points.min(axis=0) > margin).all()

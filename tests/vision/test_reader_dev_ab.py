@@ -19,7 +19,15 @@ _spec.loader.exec_module(dev_ab)
 
 
 @pytest.mark.parametrize(
-    "spec", ["stress:899990-900010", "wooden:900000-900001", "render:499999-500000", "byler:149-150", "render:5-6"]
+    "spec",
+    [
+        "stress:899990-900010",
+        "wooden:900000-900001",
+        "steep:900000-900000",
+        "render:499999-500000",
+        "byler:149-150",
+        "render:5-6",
+    ],
 )
 def test_the_benchs_measuring_data_and_what_is_no_dev_data_are_refused(spec, tmp_path):
     with pytest.raises(dev_ab.Refused, match="never tune on it"):
@@ -34,10 +42,22 @@ def test_a_range_must_run_from_first_to_last(spec, tmp_path):
 
 def test_sets_are_the_dev_rolls_unless_a_range_is_given(tmp_path):
     assert [r.index for r in dev_ab.parse_set("stress", tmp_path)] == list(range(600_000, 601_500))
+    assert [r.index for r in dev_ab.parse_set("steep", tmp_path)] == list(range(620_000, 621_500))
     assert [r.index for r in dev_ab.parse_set("render:100003-100005", tmp_path)] == [100_003, 100_004, 100_005]
     for bad in ("dice", "photos:1-2"):
         with pytest.raises(dev_ab.Refused):
             dev_ab.parse_set(bad, tmp_path)
+
+
+def test_the_steep_set_is_read_only_when_named_and_is_the_steep_stress_scenes(tmp_path):
+    from fantan_table.vision.stress import STEEP_TILT_DEG, stress_scene
+
+    assert "steep" not in dev_ab.DEFAULT_SETS and set(dev_ab.DEV) - {"steep"} <= set(dev_ab.DEFAULT_SETS)
+    label, picture, truth = next(dev_ab.pictures(dev_ab.Roll("steep", 620_000), tmp_path))
+    scene = stress_scene(620_000, steep=True)
+    assert label == "steep 620000" and truth == scene.values
+    np.testing.assert_array_equal(picture, scene.image)
+    assert STEEP_TILT_DEG[0] <= scene.tilt_deg <= STEEP_TILT_DEG[1]
 
 
 @pytest.mark.parametrize("name", ["photos", "byler"])

@@ -123,6 +123,16 @@ def test_the_looks_span_their_ranges(scenes):
     assert set(Counter(d.value for d in dice)) == set(range(7))
     assert any(d.side_faces >= 2 for d in dice) and any(d.side_faces == 0 for d in dice)
     assert any(s.touching for s in scenes) and not all(s.touching for s in scenes)
+
+
+def test_a_steep_camera_tilts_every_scene(scenes):
+    """``steep`` draws the seeds' scenes through a camera tilted 40-60 degrees, four dice counted in each."""
+    from fantan_table.vision.stress import STEEP_TILT_DEG
+
+    steep = [stress_scene(s.seed, steep=True) for s in scenes[:12]]
+    assert all(STEEP_TILT_DEG[0] <= s.tilt_deg <= STEEP_TILT_DEG[1] for s in steep)
+    assert all(len(s.values) == 4 for s in steep)
+    assert max(s.tilt_deg for s in steep) > max(s.tilt_deg for s in scenes)
     assert any(d.cut for s in scenes for d in s.dice)
     qualities = [s.jpeg_quality for s in scenes]
     assert None in qualities and min(q for q in qualities if q) < 60 and max(q for q in qualities if q) > 85
@@ -241,6 +251,14 @@ def test_cli_writes_a_set_of_wooden_dice_and_refuses_wooden_piecepack(tmp_path, 
         ["render", "--style", "stress-wooden", "--faces", "piecepack", "--out", str(tmp_path / "p"), "--n", "1"]
     )
     assert code != 0 and "pipped dice of wood" in capsys.readouterr().err
+
+
+def test_cli_writes_a_set_seen_through_a_steep_camera(tmp_path):
+    from fantan_table.vision.stress import STEEP_TILT_DEG
+
+    assert main(["render", "--style", "stress-steep", "--out", str(tmp_path), "--n", "2", "--seed", "4"]) == 0
+    truth = json.loads((tmp_path / "truth.json").read_text())
+    assert len(truth) == 2 and all(STEEP_TILT_DEG[0] <= t["tilt_deg"] <= STEEP_TILT_DEG[1] for t in truth.values())
 
 
 def test_contact_sheet_for_a_person_to_look_at(scenes):
