@@ -1690,7 +1690,8 @@ share ``MIDDLE_PIP_SHARE`` asks of a middle pip. The midpoint between face and p
 from dust, but a box partly off its die takes in marks of the side face beside it, weaker than the top face's pips
 and not mere dust. Stress DEV 622724 (fresh seeds): the box of a 5 slid over its side face and showed two of its
 pips and two printed marks of the side face, 0.64 and 0.78 as strong; the count read nothing, the networks and the
-gradient-feature model a 4 (0.994), and the roll of four was ok and wrong.
+gradient-feature model a 4 (0.994), and the roll of four was ok and wrong. (It refuses 618326's glint too, 0.64 as
+strong as the 2's pips: ``_glint_as_middle_pip``.)
 
 Through the reader with the count (``tools/reader_dev_ab.py``): on every default DEV set it turned 1 of 2,807 right
 rolls unsure (wooden 650831) and changed no other; on fresh seeds (stress 619000-619999 and 621500-622999, wooden
@@ -1784,7 +1785,9 @@ def _glint_as_middle_pip(face: np.ndarray, value: int | None, profile: Profile) 
     it alone, and the roll of four was ok and wrong. Through the reader with the count (``tools/reader_dev_ab.py``):
     on every default DEV set it turned 2 of 2,807 right rolls unsure (wooden 650294 and 652544, a 5 and a 3 whose
     middle pips stood out 0.68 and 0.64 as much as the others: no share parts them from the glint) and no wrong
-    one; on fresh seeds (wooden 662000-662999, stress 618000-618999) it turned 618326 unsure and no right roll."""
+    one; on fresh seeds (wooden 662000-662999, stress 618000-618999) it turned 618326 unsure and no right roll.
+    (618326's 3 came from the second opinion, which ``SECOND_OPINION_ALIKE`` now refuses there too; this rule holds
+    a classifier sure enough to read alone to the same.)"""
     if value not in MIDDLE_PIP_FACES or value == 1:
         return False  # a 1's glint is the business of ``_ones_read_again``
     found = _face_marks(face)[:value]  # strongest first

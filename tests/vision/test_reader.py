@@ -945,14 +945,17 @@ def test_a_three_or_five_read_by_the_classifier_alone_needs_a_middle_pip_as_stro
 
 
 def test_stress_dev_a_glint_between_two_white_pips_read_alone_is_no_three():
-    """618326 through the reader, with the count."""
+    """618326 through the reader, with the count: the 2 at (617, 470) is not read as a 3. The classifier was 0.998
+    sure, short of reading alone, and since ``SECOND_OPINION_ALIKE`` the second opinion is not asked either (the
+    glint stands out 0.64 as much as the pips); ``_glint_as_middle_pip`` holds a surer classifier to the same."""
     from fantan_table.vision.stress import stress_scene
 
     scene = stress_scene(618326)
     reading = read_dice(scene.image, None, 4)
     assert sorted(scene.values) == [2, 3, 6, 6]
     assert reading.status is Status.UNSURE
-    assert "read as a 3 by the classifier alone, but its middle mark, light, stands out less" in reading.message
+    two = min(reading.dice, key=lambda d: math.dist(d.center, (617, 470)))
+    assert math.dist(two.center, (617, 470)) < 10 and two.value is None
 
 
 @pytest.mark.parametrize("larger", [2, 3, 4, 5, 6])
