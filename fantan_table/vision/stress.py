@@ -525,13 +525,13 @@ def _add_cut_die(
 
 
 def _inside(die: _Die, camera: _Camera, margin: float) -> bool:
-    """The whole die is in the frame, and seen no more steeply than the camera allows (``MAX_VIEW_DEG``) from straight
-    above."""
+    """The whole die is in the frame, and seen no more steeply than the camera allows (``MAX_VIEW_DEG``, or
+    ``STEEP_MAX_VIEW_DEG``) from straight above."""
     points = np.vstack([camera.project(die.face_corners(f)) for f in range(5)])
     ray = camera.position - die.centre
-    steep = math.degrees(math.acos(ray[2] / np.linalg.norm(ray))) <= camera.max_view_deg
+    seen_from_above = math.degrees(math.acos(ray[2] / np.linalg.norm(ray))) <= camera.max_view_deg
     return bool(
-        steep
+        seen_from_above
         and (points.min(axis=0) > margin).all()
         and (points.max(axis=0) < (camera.width - margin, camera.height - margin)).all()
     )
