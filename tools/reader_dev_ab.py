@@ -5,6 +5,7 @@ change.
     python tools/reader_dev_ab.py --try APART=0.85             # every roll whose reading the change moves
     python tools/reader_dev_ab.py --try slant.FAR_SIDE=0.4     # a constant of another of the reader's modules
     python tools/reader_dev_ab.py --network /tmp/new/faces-cnn-boxes-12k.onnx   # a retrained faces network
+    python tools/reader_dev_ab.py --network /tmp/new/dice-finder.onnx            # a retrained die finder
     python tools/reader_dev_ab.py --no-count --set wooden:650000-650999 --set byler
     python tools/reader_dev_ab.py --perturb darker --set photos   # the photos as a darker camera would take them
 
@@ -21,9 +22,9 @@ way the table reads them (with the count of dice, unless ``--no-count``). Sets, 
 Seeds from 900000 on (the bench's stress measuring seeds, and the networks' training seeds far above), render.py
 seeds from 500000 on and byler's last 50 photos are refused; dice-photos ``valid`` has no name here. ``--try``
 sets a constant defined in ``fantan_table/vision/reader.py`` itself (or, as ``MODULE.NAME``, in another module of
-``fantan_table/vision``), in each worker; ``--network`` asks a faces network (its JSON beside it) in place of the
-built-in one of the same file name, through the whole reader. A roll is right, unsure, or WRONG (read ok, values not
-the truth's, in any order).
+``fantan_table/vision``), in each worker; ``--network`` asks a faces network or the die finder (its JSON beside
+it) in place of the built-in one of the same file name, through the whole reader. A roll is right, unsure, or WRONG
+(read ok, values not the truth's, in any order).
 """
 
 from __future__ import annotations
@@ -47,10 +48,12 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from fantan_table.vision import classifier, reader
+from fantan_table.vision import classifier, finder, reader
 from fantan_table.vision.classifier import FaceModelError
 from fantan_table.vision.cnn import BUILTIN_PATHS, CnnEnsemble, CnnFaceModel
 from fantan_table.vision.dataset import read_labels
+from fantan_table.vision.finder import BUILTIN_PATH as FINDER_PATH
+from fantan_table.vision.finder import DiceFinder, FinderError
 from fantan_table.vision.render import random_faces, render_scene
 from fantan_table.vision.stress import MEASURING_SEEDS, stress_scene
 from fantan_table.vision.train import BYLER_TRAIN_PHOTOS
@@ -269,15 +272,21 @@ def state(reading: reader.Reading, truth: tuple[int, ...]) -> str:
 
 
 def parse_network(path: Path) -> Path:
-    """A faces network to try in place of the built-in one of its file name; refused if it is none, or unusable."""
-    names = [p.name for p in BUILTIN_PATHS]
+    """A faces network or a die finder to try in place of the built-in one of its file name; refused if it is
+    none, or unusable."""
+    names = [p.name for p in BUILTIN_PATHS] + [FINDER_PATH.name]
     if path.name not in names:
         raise Refused(f"{path}: a network tried takes the place of the built-in one of its name: one of {names}")
     try:
-        CnnFaceModel.load(path)
-    except FaceModelError as exc:
+        (DiceFinder.load if path.name == FINDER_PATH.name else CnnFaceModel.load)(path)
+    except (FaceModelError, FinderError) as exc:
         raise Refused(str(exc)) from None
     return path
+
+
+@cache
+def tried_finder(path: Path) -> DiceFinder:
+    return DiceFinder.load(path)
 
 
 @cache
@@ -293,7 +302,8 @@ class _Job:
     change: tuple[str, int | float, int | float] | None
     """A constant's name, its value as it is, and as tried (``--try``): each picture is read with both."""
     network: Path | None = None
-    """A faces network tried in place of the built-in one of its name (``--network``): read with both."""
+    """A faces network or die finder tried in place of the built-in one of its name (``--network``): read with
+    both."""
     perturb: str | None = None
     """How every picture is changed before it is read (``PERTURBATIONS``), or None: as it is."""
 
@@ -302,6 +312,8 @@ class _Job:
         if self.change:
             owner, name = _split(self.change[0])
             return [partial(setattr, owner, name, value) for value in self.change[1:]]
+        if self.network and self.network.name == FINDER_PATH.name:
+            return [_finding(finder.builtin_finder()), _finding(tried_finder(self.network))]
         if self.network:
             return [_asking(classifier.builtin_model()), _asking(tried_classifier(self.network))]
         return [lambda: None]
@@ -311,11 +323,17 @@ class _Job:
         if self.change:
             setattr(*_split(self.change[0]), self.change[1])
         setattr(reader, "builtin_model", classifier.builtin_model)  # noqa: B010  (mypy: reader does not export it)
+        setattr(reader, "builtin_finder", finder.builtin_finder)  # noqa: B010
 
 
 def _asking(model: classifier.FaceReader) -> Callable[[], None]:
     """Sets the reader's built-in classifier to ``model``."""
     return partial(setattr, reader, "builtin_model", lambda: model)
+
+
+def _finding(found_by: DiceFinder) -> Callable[[], None]:
+    """Sets the reader's built-in die finder to ``found_by``."""
+    return partial(setattr, reader, "builtin_finder", lambda: found_by)
 
 
 _job: _Job | None = None
@@ -378,7 +396,10 @@ def main(argv: list[str] | None = None) -> int:
         "--try", dest="change", metavar="[MODULE.]NAME=VALUE", help="another value of a constant of the reader's"
     )
     parser.add_argument(
-        "--network", type=Path, metavar="ONNX", help="a faces network in place of the built-in one of its name"
+        "--network",
+        type=Path,
+        metavar="ONNX",
+        help="a faces network or die finder in place of the built-in one of its name",
     )
     parser.add_argument("--no-count", action="store_true", help="read without saying how many dice")
     parser.add_argument("--perturb", choices=PERTURBATIONS, help="change every picture so before reading it")

@@ -26,6 +26,8 @@ seeds the faces classifier was trained on."""
 WOODEN_FINDER_SEEDS: Final = FINDER_SEEDS + CROP_SCENE_SEEDS // 4
 """Scenes of wooden dice the finder is trained on: from 3.25 x 10^9, above the other scenes' (fewer than 250
 million of them)."""
+STEEP_FINDER_SEEDS: Final = FINDER_SEEDS + CROP_SCENE_SEEDS // 2
+"""Scenes through a steep camera (``stress_scene(steep=True)``) the finder is trained on: from 3.5 x 10^9."""
 
 KNOWN_SIDE: Final = 1.0
 CENTRE_ONLY: Final = 0.0
@@ -46,14 +48,15 @@ def _turn(angle: float) -> float:
     return float(angle % 90.0)
 
 
-def stress_example(seed: int, wooden: bool = False) -> FinderExample | None:
+def stress_example(seed: int, wooden: bool = False, steep: bool = False) -> FinderExample | None:
     """A stress scene of 1 to 8 dice (4 most often, as a roll has; of wood if ``wooden``, else a fifth of them
-    piecepack dice) and its counted dice; ``None`` if the scene could not be drawn."""
+    piecepack dice; through a steep camera if ``steep``) and its counted dice; ``None`` if the scene could not be
+    drawn."""
     rng = np.random.default_rng([seed, 0xF1D])
     count = 4 if rng.random() < 0.5 else int(rng.integers(1, 9))
     piecepack = bool(rng.random() < 0.2) and not wooden
     try:
-        scene = stress_scene(seed, count=count, piecepack=piecepack, wooden=wooden)
+        scene = stress_scene(seed, count=count, piecepack=piecepack, wooden=wooden, steep=steep)
     except (ValueError, RuntimeError):
         return None
     image, scale = to_input(scene.image)
@@ -96,6 +99,15 @@ def wooden_examples(first_seed: int, count: int) -> Iterator[FinderExample]:
     """``count`` stress scenes of wooden dice from consecutive seeds."""
     for seed in range(first_seed, first_seed + count):
         example = stress_example(seed, wooden=True)
+        if example is not None:
+            yield example
+
+
+def steep_examples(first_seed: int, count: int) -> Iterator[FinderExample]:
+    """``count`` stress scenes through a steep camera from consecutive seeds: the counted dice are their top
+    faces, so the finder learns to pass over the side faces such a camera sees nearly square."""
+    for seed in range(first_seed, first_seed + count):
+        example = stress_example(seed, steep=True)
         if example is not None:
             yield example
 

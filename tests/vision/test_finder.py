@@ -23,7 +23,14 @@ from fantan_table.vision.finder import (
     remembering_maps,
     to_input,
 )
-from fantan_table.vision.finder_data import FINDER_SEEDS, WOODEN_FINDER_SEEDS, stress_example, wooden_examples
+from fantan_table.vision.finder_data import (
+    FINDER_SEEDS,
+    STEEP_FINDER_SEEDS,
+    WOODEN_FINDER_SEEDS,
+    steep_examples,
+    stress_example,
+    wooden_examples,
+)
 from fantan_table.vision.profile import SHAPES, Profile
 from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import render_scene
@@ -48,7 +55,7 @@ def finder():
 def test_training_seeds_lie_far_from_measuring_and_test_seeds():
     assert max(MEASURING_SEEDS) < FINDER_SEEDS and FINDER_SEEDS != CROP_SCENE_SEEDS
     assert max(TEST_SEEDS) < FINDER_SEEDS
-    assert FINDER_SEEDS < WOODEN_FINDER_SEEDS  # wooden scenes: a range of their own
+    assert FINDER_SEEDS < WOODEN_FINDER_SEEDS < STEEP_FINDER_SEEDS  # each kind of scene: a range of its own
 
 
 def test_wooden_teaching_scenes_are_their_own_seeds_of_wooden_dice():
@@ -57,6 +64,14 @@ def test_wooden_teaching_scenes_are_their_own_seeds_of_wooden_dice():
     assert all(len(e.dice) and (e.dice[:, :2] >= 0).all() for e in wooden)
     plain = stress_example(WOODEN_FINDER_SEEDS)
     assert plain is not None and not np.array_equal(plain.image, wooden[0].image)  # the same seed, of wood
+
+
+def test_steep_teaching_scenes_are_their_own_seeds_through_a_steep_camera():
+    steep = list(steep_examples(STEEP_FINDER_SEEDS, 2))
+    assert [e.name for e in steep] == [f"stress {STEEP_FINDER_SEEDS + i}" for i in range(2)]
+    assert all(len(e.dice) and (e.dice[:, :2] >= 0).all() for e in steep)
+    plain = stress_example(STEEP_FINDER_SEEDS)
+    assert plain is not None and not np.array_equal(plain.image, steep[0].image)  # the same seed, tilted
 
 
 def test_the_builtin_network_is_small_and_described():

@@ -194,6 +194,36 @@ def test_a_builtin_networks_own_copy_moves_nothing(capsys, tmp_path):
     assert "CHANGE" not in out and "render  right  -> right" in out
 
 
+def test_a_finder_tried_is_the_one_asked_and_the_reader_is_as_it_was_afterwards(tmp_path):
+    """The built-in finder's network at another threshold, in a file of the built-in finder's name."""
+    import json
+
+    from fantan_table.vision.finder import BUILTIN_PATH, builtin_finder
+
+    tried_path = tmp_path / BUILTIN_PATH.name
+    tried_path.write_bytes(BUILTIN_PATH.read_bytes())
+    sidecar = json.loads(BUILTIN_PATH.with_suffix(".json").read_text())
+    tried_path.with_suffix(".json").write_text(json.dumps({**sidecar, "threshold": 0.9}))
+    job = dev_ab._Job(tmp_path, True, None, dev_ab.parse_network(tried_path))
+    as_it_is, tried = job.variants()
+    tried()
+    assert reader.builtin_finder().threshold == 0.9 != builtin_finder().threshold
+    as_it_is()
+    assert reader.builtin_finder() is builtin_finder()
+    tried()
+    job.restore()
+    assert reader.builtin_finder is builtin_finder
+
+
+def test_a_finder_that_cannot_be_read_is_refused(tmp_path):
+    from fantan_table.vision.finder import BUILTIN_PATH
+
+    broken = tmp_path / BUILTIN_PATH.name
+    broken.write_bytes(b"not a network")
+    with pytest.raises(dev_ab.Refused, match="dice finder"):
+        dev_ab.parse_network(broken)
+
+
 def test_a_network_that_is_no_builtin_ones_or_cannot_be_read_is_refused(tmp_path):
     from fantan_table.vision.cnn import BOXES_PATH
 
