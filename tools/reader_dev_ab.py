@@ -286,6 +286,7 @@ def parse_network(path: Path) -> Path:
 
 @cache
 def tried_finder(path: Path) -> DiceFinder:
+    """The die finder at ``path``, loaded once a worker."""
     return DiceFinder.load(path)
 
 

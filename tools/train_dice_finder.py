@@ -24,6 +24,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -38,9 +39,8 @@ from fantan_table.vision.finder_data import (
     WOODEN_FINDER_SEEDS,
     FinderExample,
     photo_example,
-    steep_examples,
+    stress_examples,
     synthetic_examples,
-    wooden_examples,
 )
 from fantan_table.vision.stress import stress_scene
 
@@ -96,7 +96,11 @@ def _save_shard(path: Path, examples: list[FinderExample]) -> None:
     path.with_suffix(".partial.npz").replace(path)
 
 
-SCENE_KINDS = {"synthetic": synthetic_examples, "wooden": wooden_examples, "steep": steep_examples}
+SCENE_KINDS = {
+    "synthetic": synthetic_examples,
+    "wooden": partial(stress_examples, wooden=True),
+    "steep": partial(stress_examples, steep=True),
+}
 """The drawn scenes by kind: each kind's shards are named for it and drawn from its own seeds."""
 
 

@@ -95,19 +95,14 @@ def photo_example(frame: np.ndarray, boxes: Sequence[tuple[float, float, float, 
     return FinderExample(image, np.array(dice, np.float32).reshape(-1, 5), name)
 
 
-def wooden_examples(first_seed: int, count: int) -> Iterator[FinderExample]:
-    """``count`` stress scenes of wooden dice from consecutive seeds."""
+def stress_examples(
+    first_seed: int, count: int, *, wooden: bool = False, steep: bool = False
+) -> Iterator[FinderExample]:
+    """``count`` stress scenes from consecutive seeds, of wooden dice if ``wooden``, through a steep camera if
+    ``steep``: there the counted dice are their top faces, so the finder learns to pass over the side faces such a
+    camera sees nearly square."""
     for seed in range(first_seed, first_seed + count):
-        example = stress_example(seed, wooden=True)
-        if example is not None:
-            yield example
-
-
-def steep_examples(first_seed: int, count: int) -> Iterator[FinderExample]:
-    """``count`` stress scenes through a steep camera from consecutive seeds: the counted dice are their top
-    faces, so the finder learns to pass over the side faces such a camera sees nearly square."""
-    for seed in range(first_seed, first_seed + count):
-        example = stress_example(seed, steep=True)
+        example = stress_example(seed, wooden=wooden, steep=steep)
         if example is not None:
             yield example
 

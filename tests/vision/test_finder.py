@@ -27,9 +27,8 @@ from fantan_table.vision.finder_data import (
     FINDER_SEEDS,
     STEEP_FINDER_SEEDS,
     WOODEN_FINDER_SEEDS,
-    steep_examples,
     stress_example,
-    wooden_examples,
+    stress_examples,
 )
 from fantan_table.vision.profile import SHAPES, Profile
 from fantan_table.vision.reader import Status, read_dice
@@ -59,7 +58,7 @@ def test_training_seeds_lie_far_from_measuring_and_test_seeds():
 
 
 def test_wooden_teaching_scenes_are_their_own_seeds_of_wooden_dice():
-    wooden = list(wooden_examples(WOODEN_FINDER_SEEDS, 2))
+    wooden = list(stress_examples(WOODEN_FINDER_SEEDS, 2, wooden=True))
     assert [e.name for e in wooden] == [f"stress {WOODEN_FINDER_SEEDS + i}" for i in range(2)]
     assert all(len(e.dice) and (e.dice[:, :2] >= 0).all() for e in wooden)
     plain = stress_example(WOODEN_FINDER_SEEDS)
@@ -67,7 +66,7 @@ def test_wooden_teaching_scenes_are_their_own_seeds_of_wooden_dice():
 
 
 def test_steep_teaching_scenes_are_their_own_seeds_through_a_steep_camera():
-    steep = list(steep_examples(STEEP_FINDER_SEEDS, 2))
+    steep = list(stress_examples(STEEP_FINDER_SEEDS, 2, steep=True))
     assert [e.name for e in steep] == [f"stress {STEEP_FINDER_SEEDS + i}" for i in range(2)]
     assert all(len(e.dice) and (e.dice[:, :2] >= 0).all() for e in steep)
     plain = stress_example(STEEP_FINDER_SEEDS)
