@@ -22,11 +22,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
+from reader_dev_ab import state  # a roll's state, as the built-in profile's DEV half tells it
 
 from fantan_table.vision.calibrate import Picture, calibrate
 from fantan_table.vision.dataset import read_labels
 from fantan_table.vision.profile import Profile
-from fantan_table.vision.reader import Status, read_dice
+from fantan_table.vision.reader import read_dice
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
@@ -80,11 +81,9 @@ def read_half(job: tuple[int, list[Picture], list[Picture], bool]) -> list[Read]
     reads = []
     for picture in measure:
         reading = read_dice(picture.frame, profile, len(picture.values) if count else None)
-        if reading.status is not Status.OK:
-            status = "unsure"
-        else:
-            status = "right" if sorted(reading.values) == sorted(picture.values) else "WRONG"
-        reads.append(Read(picture.name, picture.values, status, reading.values, reading.message))
+        reads.append(
+            Read(picture.name, picture.values, state(reading, picture.values), reading.values, reading.message)
+        )
     return reads
 
 

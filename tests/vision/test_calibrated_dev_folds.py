@@ -12,6 +12,7 @@ import pytest
 from fantan_table.vision.render import random_faces, render_scene
 
 TOOL = Path(__file__).resolve().parents[2] / "tools" / "calibrated_dev_folds.py"
+sys.path.insert(0, str(TOOL.parent))  # as when it runs as a script: it asks reader_dev_ab beside it
 _spec = importlib.util.spec_from_file_location("calibrated_dev_folds", TOOL)
 assert _spec is not None and _spec.loader is not None
 folds_tool = importlib.util.module_from_spec(_spec)
