@@ -24,8 +24,8 @@ from pathlib import Path
 import cv2
 from reader_dev_ab import state  # a roll's state, as the built-in profile's DEV half tells it
 
-from fantan_table.vision.calibrate import Picture, calibrate
-from fantan_table.vision.dataset import read_labels
+from fantan_table.vision.calibrate import CalibrationError, Picture, calibrate
+from fantan_table.vision.dataset import DatasetError, read_labels
 from fantan_table.vision.profile import Profile
 from fantan_table.vision.reader import read_dice
 
@@ -37,7 +37,7 @@ HALVES = 2
 
 
 class Refused(SystemExit):
-    """A folder this tool may not read: say which and why."""
+    """A folder this tool may not read, or cannot calibrate on: say which and why."""
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--data", type=Path, default=DATA, help="where the measured folders lie")
     args = parser.parse_args(argv)
-    reads = folds(checked_folder(args.folder, args.data), args.count)
+    try:
+        reads = folds(checked_folder(args.folder, args.data), args.count)
+    except DatasetError as error:  # no labels.csv, or a bad one
+        raise Refused(str(error)) from None
+    except CalibrationError as error:  # too few photos in a half: say so, not a worker's traceback
+        raise Refused(f"{args.folder}, half of it: {error}") from None
     for read in reads:
         if read.status != "right":
             print(f"{read.status} {read.name} {read.truth}: read {read.values} {read.message}".rstrip())

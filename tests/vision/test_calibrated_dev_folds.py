@@ -42,6 +42,14 @@ def test_a_folder_make_bench_measures_on_is_refused(measured, tmp_path):
     assert folds_tool.checked_folder(tmp_path / "dice-photos", tmp_path) == tmp_path / "dice-photos"
 
 
+def test_a_folder_too_small_to_calibrate_on_in_halves_says_so(tmp_path):
+    _labelled(tmp_path / "rolls", 10)  # 5 a half: calibrating asks for 6
+    with pytest.raises(folds_tool.Refused, match="half of it: 5 labelled pictures are too few"):
+        folds_tool.main(["--folder", str(tmp_path / "rolls")])
+    with pytest.raises(folds_tool.Refused, match="labels.csv: not found"):
+        folds_tool.main(["--folder", str(tmp_path)])
+
+
 def test_every_photo_is_read_once_by_the_profile_tuned_on_the_other_half(tmp_path, monkeypatch):
     truth = _labelled(tmp_path / "rolls", 14)
     tuned_on: dict[int, set[str]] = {}
