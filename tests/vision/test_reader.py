@@ -1323,6 +1323,32 @@ def test_a_box_beyond_the_count_that_shows_no_face_is_no_die(monkeypatch, proble
         assert reading.status is Status.OK and list(reading.values) == values
 
 
+@pytest.mark.parametrize(
+    ("apart", "status"),
+    [
+        (reader.DROPPED_APART - 0.05, Status.UNSURE),  # as near as a die and its own side face: no box is left out
+        (reader.DROPPED_APART + 0.05, Status.OK),  # touching dice seen at a slant: the box left out, as ever
+    ],
+)
+def test_a_box_is_left_out_only_where_the_dice_kept_lie_apart(monkeypatch, apart, status):
+    """Wooden DEV 653533: a blank die read as no face was left out, and a side face 0.82 sides from its die's top face
+    read as a 6 took its place in a roll read ok."""
+    side = 40.0
+    xs = [50.0, 150.0, 250.0, 350.0, 350.0 + apart * side]
+    problems = [None, None, reader.NO_FACE, None, None]
+    readings = iter(
+        reader.DieReading(None if p else v, (x, 50.0), ((x, 50.0), (side, side), 0.0), 0.0 if p else 1.0, p)
+        for v, (x, p) in enumerate(zip(xs, problems, strict=True), 1)
+    )
+    monkeypatch.setattr(reader, "faces_probabilities", lambda frame, boxes, profile: [None] * len(boxes))
+    monkeypatch.setattr(reader, "_read_die", lambda *args: next(readings))
+    monkeypatch.setattr(reader, "_ones_read_moved", lambda frame, dice, profile: dice)  # no classifier to ask here
+    boxes = [(((x, 50.0), (side, side), 0.0), None, 0.9) for x in xs]
+    reading = reader._reading(np.zeros((100, 500, 3), np.uint8), (0, 0), (boxes, 1.0, side), Profile(), 4)
+    assert reading.status is status
+    assert len(reading.dice) == (4 if status is Status.OK else 5)
+
+
 def _missed_setup(monkeypatch, weak_score: float, weak_at: tuple[float, float], seen: int | None, sure: float):
     """A roll of two dice read ok at x = 50 and 250, the network's strong peaks on them and one weaker peak at
     ``weak_at``, where the classifier sees ``seen`` this ``sure``."""
