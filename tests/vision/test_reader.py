@@ -1306,17 +1306,7 @@ def test_weaker_peaks_make_up_a_count_the_network_fell_short_of(monkeypatch, exp
 )
 def test_a_box_beyond_the_count_that_shows_no_face_is_no_die(monkeypatch, problems, scores, expect, values):
     """On DEV stress scenes with more boxes than dice, 29 of 69 boxes on no die read so and none of 197 on a die."""
-    readings = iter(
-        reader.DieReading(
-            None if p else v, (60.0 * v, 50.0), ((60.0 * v, 50.0), (40.0, 40.0), 0.0), 0.0 if p else 1.0, p
-        )
-        for v, p in enumerate(problems, 1)
-    )
-    monkeypatch.setattr(reader, "faces_probabilities", lambda frame, boxes, profile: [None] * len(boxes))
-    monkeypatch.setattr(reader, "_read_die", lambda *args: next(readings))
-    monkeypatch.setattr(reader, "_ones_read_moved", lambda frame, dice, profile: dice)  # no classifier to ask here
-    boxes = [(((60.0 * v, 50.0), (40.0, 40.0), 0.0), None, s) for v, s in enumerate(scores, 1)]
-    reading = reader._reading(np.zeros((100, 400, 3), np.uint8), (0, 0), (boxes, 1.0, 40.0), Profile(), expect)
+    reading = _read_in_a_row(monkeypatch, [60.0 * v for v in range(1, len(problems) + 1)], problems, scores, expect)
     if values is None:
         assert reading.status is Status.UNSURE
     else:
@@ -1333,20 +1323,28 @@ def test_a_box_beyond_the_count_that_shows_no_face_is_no_die(monkeypatch, proble
 def test_a_box_is_left_out_only_where_the_dice_kept_lie_apart(monkeypatch, apart, status):
     """Wooden DEV 653533: a blank die read as no face was left out, and a side face 0.82 sides from its die's top face
     read as a 6 took its place in a roll read ok."""
-    side = 40.0
-    xs = [50.0, 150.0, 250.0, 350.0, 350.0 + apart * side]
-    problems = [None, None, reader.NO_FACE, None, None]
+    xs = [50.0, 150.0, 250.0, 350.0, 350.0 + apart * ROW_SIDE]
+    reading = _read_in_a_row(monkeypatch, xs, [None, None, reader.NO_FACE, None, None], [0.9] * 5, 4)
+    assert reading.status is status
+    assert len(reading.dice) == (4 if status is Status.OK else 5)
+
+
+ROW_SIDE = 40.0
+
+
+def _read_in_a_row(monkeypatch, xs: list[float], problems: list[str | None], scores: list, expect: int | None):
+    """``_reading`` of boxes ``ROW_SIDE`` across at ``xs`` along one row, each read as its place in the row (1, 2 ...)
+    or, where its ``problems`` names one, unread for it; ``scores`` are the network's (None: the outlines' boxes)."""
     readings = iter(
-        reader.DieReading(None if p else v, (x, 50.0), ((x, 50.0), (side, side), 0.0), 0.0 if p else 1.0, p)
+        reader.DieReading(None if p else v, (x, 50.0), ((x, 50.0), (ROW_SIDE, ROW_SIDE), 0.0), 0.0 if p else 1.0, p)
         for v, (x, p) in enumerate(zip(xs, problems, strict=True), 1)
     )
     monkeypatch.setattr(reader, "faces_probabilities", lambda frame, boxes, profile: [None] * len(boxes))
     monkeypatch.setattr(reader, "_read_die", lambda *args: next(readings))
     monkeypatch.setattr(reader, "_ones_read_moved", lambda frame, dice, profile: dice)  # no classifier to ask here
-    boxes = [(((x, 50.0), (side, side), 0.0), None, 0.9) for x in xs]
-    reading = reader._reading(np.zeros((100, 500, 3), np.uint8), (0, 0), (boxes, 1.0, side), Profile(), 4)
-    assert reading.status is status
-    assert len(reading.dice) == (4 if status is Status.OK else 5)
+    boxes = [(((x, 50.0), (ROW_SIDE, ROW_SIDE), 0.0), None, s) for x, s in zip(xs, scores, strict=True)]
+    frame = np.zeros((100, round(max(xs) + ROW_SIDE), 3), np.uint8)
+    return reader._reading(frame, (0, 0), (boxes, 1.0, ROW_SIDE), Profile(), expect)
 
 
 def _missed_setup(monkeypatch, weak_score: float, weak_at: tuple[float, float], seen: int | None, sure: float):
