@@ -1332,7 +1332,9 @@ def test_a_box_is_left_out_only_where_the_dice_kept_lie_apart(monkeypatch, apart
 ROW_SIDE = 40.0
 
 
-def _read_in_a_row(monkeypatch, xs: list[float], problems: list[str | None], scores: list, expect: int | None):
+def _read_in_a_row(
+    monkeypatch, xs: list[float], problems: list[str | None], scores: list[float | None], expect: int | None
+):
     """``_reading`` of boxes ``ROW_SIDE`` across at ``xs`` along one row, each read as its place in the row (1, 2 ...)
     or, where its ``problems`` names one, unread for it; ``scores`` are the network's (None: the outlines' boxes)."""
     readings = iter(
