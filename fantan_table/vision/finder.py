@@ -1,6 +1,6 @@
 """Where the dice lie in a frame, by a small fully convolutional network that OpenCV's dnn module runs.
 
-The hand-made finder (``reader._find_dice``) tells a die from the table by colour and shape with thresholds
+The hand-made finder (``outlines.find_dice``) tells a die from the table by colour and shape with thresholds
 and a die size set by the profile; on a table, a camera or dice unlike the ones it was tuned to, it misses dice,
 joins touching dice or cuts one in two. This network learned from many thousands of varied scenes what a die's top
 face looks like at any size from about 7 to 60 of its pixels: it marks each top face's centre on a heat map a

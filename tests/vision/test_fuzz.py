@@ -14,11 +14,12 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from fantan_table.cli import main
-from fantan_table.vision import reader
+from fantan_table.vision import outlines, reader
 from fantan_table.vision.calibrate import CalibrationError, learn_faces
 from fantan_table.vision.dataset import write_labels
+from fantan_table.vision.outlines import _Shape
 from fantan_table.vision.profile import Profile
-from fantan_table.vision.reader import FAILURES, Reading, Status, _Shape, read_dice
+from fantan_table.vision.reader import FAILURES, Reading, Status, read_dice
 
 FUZZ = settings(max_examples=40, deadline=None)
 
@@ -158,7 +159,7 @@ def test_random_colour_pictures_are_answered(h, w, kind, seed, expect):
     ],
 )
 def test_rotated_boxes_are_named_as_opencv_5_names_them(opencv_46, opencv_5):
-    assert reader._as_box(opencv_46) == opencv_5
+    assert outlines._as_box(opencv_46) == opencv_5
 
 
 def test_a_die_box_has_the_same_angle_on_this_opencv():

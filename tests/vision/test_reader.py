@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from fantan_table.vision import reader
+from fantan_table.vision import outlines, reader
 from fantan_table.vision.profile import SHAPES, Profile
 from fantan_table.vision.reader import Status, count_pips, face_crop, read_dice
 from fantan_table.vision.render import render_scene
@@ -187,27 +187,8 @@ def test_no_count_the_outlines_leave_a_roll_with_a_die_cut_by_the_edge_unsure(pr
     for frame, value in cases:
         reading = read_dice(frame, profile)
         assert reading.status is Status.UNSURE, reading
-        assert [d.problem for d in reading.dice if d.problem] == [reader.CUT_BY_EDGE]
+        assert [d.problem for d in reading.dice if d.problem] == [outlines.CUT_BY_EDGE]
         assert [d.value for d in reading.dice if d.problem is None] == [value]
-
-
-@pytest.mark.parametrize(
-    ("box", "cut"),
-    [
-        ((0, 0, 40, 20), True),  # half a die, its whole side along the edge
-        ((0, 0, 40, 12), True),  # 0.3 of one
-        ((0, 0, 40, 10), False),  # less: a crumb
-        ((0, 0, 140, 30), False),  # a sleeve along the edge
-        ((0, 0, 30, 90), False),  # a finger reaching in
-    ],
-)
-def test_what_reaching_the_edge_may_be_a_die_cut_by_it(box, cut):
-    """For dice of side 40, regions along the top edge."""
-    x, y, w, h = box
-    mask = np.zeros((200, 300), bool)
-    mask[y : y + h, x + 100 : x + 100 + w] = True
-    shape = reader._Shape.of(mask)
-    assert reader._cut_die(shape, 40.0, 300, 200, contact=w) is cut
 
 
 def test_a_die_sized_card_along_the_frames_edge_is_no_blank_die(scene):
@@ -221,55 +202,6 @@ def test_a_die_sized_card_along_the_frames_edge_is_no_blank_die(scene):
     reading = read_dice(image, expect=3)
     assert reading.status is Status.OK, reading.message
     assert values_of(reading) == [2, 5, 6]
-
-
-# -- a faint die found again against the table around it -----------------------------------------------
-def _pale_die_on(table_light: np.ndarray, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """(Lab frame, the die's true silhouette): a pale die with four pips on a table whose lightness per pixel
-    is ``table_light``, with camera noise."""
-    rng = np.random.default_rng(seed)
-    light = table_light.astype(np.float32).copy()
-    die = np.zeros(light.shape, np.uint8)
-    corners = cv2.boxPoints(((120.0, 100.0), (56.0, 56.0), 25.0)).astype(np.int32)
-    cv2.fillConvexPoly(die, corners, 1)
-    light[die == 1] = 190
-    for dx, dy in ((-14, -14), (14, -14), (-14, 14), (14, 14)):
-        cv2.circle(light, (120 + dx, 100 + dy), 5, 40, -1)
-    light += rng.normal(0, 6, light.shape)
-    grey = np.clip(light, 0, 255).astype(np.uint8)
-    return cv2.cvtColor(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), cv2.COLOR_BGR2Lab), die.astype(bool)
-
-
-def _faint_part(lab: np.ndarray) -> tuple[np.ndarray, tuple[int, int, np.ndarray], reader._Shape]:
-    """What a table model too light for this spot finds of the die: its brightest pixels, a ragged blob."""
-    mask = ((lab[..., 0] > 200) * 255).astype(np.uint8)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    x, y, w, h, _ = stats[i]
-    part = labels[y : y + h, x : x + w] == i
-    return mask, (int(x), int(y), part), reader._Shape.of(part, (int(x), int(y)))
-
-
-def test_a_faint_die_is_found_whole_against_the_table_right_around_it():
-    lab, die = _pale_die_on(np.full((200, 240), 150, np.uint8))
-    mask, blob, shape = _faint_part(lab)
-    assert shape.solidity < 0.8 and shape.area < 0.8 * np.count_nonzero(die)  # ragged, and much of it missing
-    (x, y, part), again = reader._against_table_around(lab, mask, blob, shape, 90.0, Profile())
-    found = np.zeros(die.shape, bool)
-    found[y : y + part.shape[0], x : x + part.shape[1]] = part
-    assert again.solidity > 0.95
-    assert np.count_nonzero(found & die) >= 0.95 * np.count_nonzero(die)
-    assert np.count_nonzero(found & ~die) <= 0.05 * np.count_nonzero(die)
-
-
-def test_a_faint_blob_on_a_table_as_light_as_the_die_nearby_stays_as_it_was():
-    """Where the table itself gets as light as the die, there is no outline to find: nothing is made up."""
-    ramp = np.tile(np.linspace(110, 230, 240), (200, 1))
-    lab, _ = _pale_die_on(ramp)
-    mask, blob, shape = _faint_part(lab)
-    kept, kept_shape = reader._against_table_around(lab, mask, blob, shape, 90.0, Profile())
-    assert kept is blob and kept_shape is shape
 
 
 # -- the profile's region of interest and empty-table frame ---------------------------------------------
@@ -1067,7 +999,7 @@ def test_a_clean_outlines_box_is_read_by_the_classifier_alone(monkeypatch):
     reading = reader._reading(scene.image, (0, 0), found, Profile(), 1)
     assert (reading.status, reading.values) == (Status.OK, (5,)), reading
     (box, _, _), *_ = found[0]
-    ragged = ([(box, reader.RAGGED, None)], found[1], found[2])
+    ragged = ([(box, outlines.RAGGED, None)], found[1], found[2])
     assert [d.value for d in reader._reading(scene.image, (0, 0), ragged, Profile(), 1).dice] == [None]
 
 
@@ -1392,7 +1324,7 @@ def test_the_missed_die_is_named_where_it_lies_in_the_whole_frame(monkeypatch):
     """Inside a region of interest the reading's dice lie in frame pixels, the network's peaks in the region's."""
     ok, _ = _missed_setup(monkeypatch, 0.45, (150.0, 100.0), 4, 0.99)
     shifted = tuple(
-        reader.DieReading(d.value, (d.center[0] + 30, d.center[1] + 20), reader._shift(d.box, (30, 20)), 1.0)
+        reader.DieReading(d.value, (d.center[0] + 30, d.center[1] + 20), outlines.shift(d.box, (30, 20)), 1.0)
         for d in ok.dice
     )
     reading = reader._unless_missed(
@@ -1616,7 +1548,7 @@ def test_a_die_cut_by_the_edge_of_a_region_of_interest_is_cut_by_the_frames_edge
     shifted = reader.Reading(
         Status.OK,
         tuple(
-            reader.DieReading(d.value, (d.center[0] + 30, d.center[1]), reader._shift(d.box, (30, 0)), 1.0)
+            reader.DieReading(d.value, (d.center[0] + 30, d.center[1]), outlines.shift(d.box, (30, 0)), 1.0)
             for d in ok.dice
         ),
     )
@@ -1751,7 +1683,7 @@ def test_no_count_an_outline_two_dice_long_by_a_die_the_network_read_is_dice_tou
         if merged
         else reader.Reading(Status.OK, network)
     )
-    blob = _die(None, 20.0, reader.RAGGED, side=reader.TWO_DICE_LONG * 20.0)
+    blob = _die(None, 20.0, outlines.RAGGED, side=reader.TWO_DICE_LONG * 20.0)
     readings = {"network": learned, "outlines": reader.Reading(Status.UNSURE, (blob, _die(4, 70.0)))}
     _two_finders(monkeypatch, readings)
     monkeypatch.setattr(reader, "_unless_missed", lambda frame, origin, reading, profile: reading)
@@ -1761,7 +1693,7 @@ def test_no_count_an_outline_two_dice_long_by_a_die_the_network_read_is_dice_tou
     assert unsure.message == "their outlines see something two dice long at (20, 10): dice touching? say how many"
     assert read_dice(frame, Profile(), 2).status is Status.OK  # with a count, the count checks the roll
     readings["outlines"] = reader.Reading(
-        Status.UNSURE, (_die(None, 20.0, reader.RAGGED, side=reader.TWO_DICE_LONG * 20.0 - 1), _die(4, 70.0))
+        Status.UNSURE, (_die(None, 20.0, outlines.RAGGED, side=reader.TWO_DICE_LONG * 20.0 - 1), _die(4, 70.0))
     )
     assert read_dice(frame, Profile(), None).status is Status.OK  # one die's outline with its side faces
 
@@ -1794,7 +1726,7 @@ def test_a_weak_peak_near_a_die_read_inside_a_region_of_interest_is_that_die(mon
     """The reading's dice lie in frame pixels, the network's peaks in the region's: compared in the region's."""
     ok, asked = _missed_setup(monkeypatch, 0.45, (85.0, 100.0), 4, 1.0)
     shifted = tuple(
-        reader.DieReading(d.value, (d.center[0] + 100, d.center[1]), reader._shift(d.box, (100, 0)), 1.0)
+        reader.DieReading(d.value, (d.center[0] + 100, d.center[1]), outlines.shift(d.box, (100, 0)), 1.0)
         for d in ok.dice
     )
     reading = reader.Reading(Status.OK, shifted)

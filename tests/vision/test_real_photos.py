@@ -12,8 +12,9 @@ import cv2
 import pytest
 
 from fantan_table.vision.dataset import read_labels
+from fantan_table.vision.outlines import CUT_BY_EDGE
 from fantan_table.vision.profile import load_profile
-from fantan_table.vision.reader import CUT_BY_EDGE, Status, read_dice
+from fantan_table.vision.reader import Status, read_dice
 
 HERE = Path(__file__).resolve().parent
 PHOTOS = HERE.parent / "data" / "dice-photos"
