@@ -3,18 +3,20 @@
 A wrong confident reading costs money at the table, so every doubt makes the reading ``unsure``
 with the reason, and the table asks for a re-roll. The steps:
 
-1. Find the dice by their bodies, not their pips (a blank face has none): on a copy scaled to
-   ``work_width``, a pixel belongs to a die when it is lighter than the table, of another colour,
-   or far darker (``body_darkness``: a dark die on a light table). A shadow is darker with the
-   table's colour, but room light keeps it from falling that deep, so it is left out. The table is the
-   empty-table frame when the profile has one, else a wide median of the frame itself less the
-   table's print: what stands out as more of the frame does than all the dice could cover
-   (``table_colours``: a plaid's or a mat's die-sized squares).
-2. Split blobs of touching dice: the flat middle of each face seeds a watershed that stops at
-   the seams between dice; a piece that is not square, or not die-sized, makes the reading unsure.
-3. Count pips on each die's top face at full resolution, on a square crop aligned with the die,
-   and check that they sit where a real face puts them. A camera that sees the dice's side faces
-   (``side_faces`` in the profile) also reads each die by its top face's round pips (``topface``).
+1. Find the dice twice: the learned finder (``finder``) boxes each top face, and the outlines
+   (``outlines``) find each die's body against the table (a blank face has no pips to find).
+   The network's dice are read first; with no count given, the outlines must find as many
+   dice in the same places, or the roll is unsure. A camera well to the side, and faces learned
+   from captures, read by the outlines alone (``_by_network``).
+2. Read each die's face: the learned faces classifier (``classifier``: two small networks,
+   their probabilities calibrated) on the die's crop, weighed against the pip count on the face
+   scaled to ``FACE_PX`` (``marks``, ``pips``). A blank needs the count's positive evidence that
+   nothing is on it; where the count could not read a face, the classifier reads alone only
+   when very sure (``CLASSIFIER_ALONE``), else with the crop turned and mirrored or a model of
+   another kind agreeing (``TURNED_ASKED``, ``SECOND_OPINION_SURE``).
+3. Doubt what one box cannot tell: a glint taken for a 1's pip, a box on part of a die or on
+   a side face, a die of another size or too near another, a die the network missed. Each
+   check is a named bar with the DEV rolls it was chosen on in its docstring.
 """
 
 from __future__ import annotations
