@@ -12,6 +12,11 @@ on (``calibrate``). The steps:
    a mat's die-sized squares).
 2. One box per die: the flat middle of each face seeds a watershed that stops at the seams between touching dice; a
    piece that is not square, or not die-sized, comes with the problem that makes its die unsure.
+
+Its bars are named below, each with what it stands for. Most are shares of a die's side or area, so they hold at any
+die size; they date from this finder's first design, on render.py's scenes, and have been checked since on the
+real photos (dice-photos, byler) and the stress renderer's scenes. Where a bar has a reason in geometry, its
+docstring gives it; the others are margins, said to be so.
 """
 
 from __future__ import annotations
@@ -64,13 +69,21 @@ def body_mask(
     return standing_out(lab, table, profile), lab
 
 
+LOOK_PX_PER_DIE = 6
+"""The table's look is taken on a copy scaled so that the largest die is this many pixels across: a median then
+costs little, and the table's own grain and print (far finer or far larger than a die) are unchanged by it."""
+LOOK_DICE_WIDE = 4
+"""The median's window, in sides of the largest die: four dice side by side still leave the window's middle pixel
+to the table in more than half its area, so dice, even a few touching, are outvoted."""
+
+
 def table_look(lab: np.ndarray, die_side: float) -> np.ndarray:
     """The table's look everywhere in an 8-bit Lab picture: a median wide enough (four sides of the largest die,
     ``die_side`` pixels) that dice, even a few touching, are outvoted."""
     h, w = lab.shape[:2]
-    step = max(1, round(die_side / 6))
+    step = max(1, round(die_side / LOOK_PX_PER_DIE))
     tiny = cv2.resize(lab, (max(1, w // step), max(1, h // step)), interpolation=cv2.INTER_AREA)
-    k = min(2 * (min(tiny.shape[:2]) // 2) - 1, 4 * 6 + 1)
+    k = min(2 * (min(tiny.shape[:2]) // 2) - 1, LOOK_DICE_WIDE * LOOK_PX_PER_DIE + 1)
     tiny = cv2.medianBlur(tiny, max(3, k))
     return cv2.resize(tiny, (w, h), interpolation=cv2.INTER_LINEAR)
 
@@ -119,6 +132,27 @@ def components8(mask: np.ndarray) -> tuple[int, np.ndarray, np.ndarray, np.ndarr
 
 
 # -- one box per die -------------------------------------------------------------------------
+CRUMB = 0.45
+"""A blob smaller than this share of the smallest die's area (its side squared) is a crumb. A margin: two thirds of
+the smallest die's side each way (0.67 squared), for a die whose shaded rim and pale face barely stand out."""
+PIP_HOLE = 0.012
+"""A hole in a blob up to this share of the largest die's area is a pip, filled: a pip 12 % of a side across (the
+smallest pips are 9 %). A larger hole is table showing between dice; a blob whose larger pips left it ragged is
+filled again whole (``find_dice``)."""
+DISC_ROUNDNESS = 0.86
+"""A region at least this round (``_Shape.roundness``, of itself or its hull) may be a coin: a disc scores 0.9-1, a
+die's rounded square about 0.76, less at a slant. ``_DISC_SQUARENESS`` decides."""
+COIN_LARGEST = 1.5
+"""A disc up to this many dice's areas is a coin lying alone; a round lump of dice is larger."""
+FAINT_AND_ROUND = 0.8
+"""A ragged region (under the profile's ``min_solidity``) less square than this and whose hull is at least this
+round is a coin that barely stands out from the table: a die's ragged outline keeps a square hull. A margin."""
+LIKE_THE_OTHERS = (0.55, 1.6)
+"""A die's area as shares of the dice lying alone in the frame: a die seen at a slant, its side faces showing, is
+larger, and one whose rim is shaded smaller, but less than 0.55 (three quarters of a side each way) is a coin half
+seen or a crumb of a tile, and more than 1.6 is a die cocked on another, or stacked."""
+
+
 def find_dice(
     lab: np.ndarray, mask: np.ndarray, die_min: float, die_max: float, profile: Profile, cut: bool = False
 ) -> list[tuple[RotatedBox, str | None]]:
@@ -130,8 +164,8 @@ def find_dice(
     blobs: list[tuple[int, int, np.ndarray]] = []
     for i in range(1, count):
         x, y, bw, bh, area = stats[i]
-        if area >= 0.45 * die_min**2:  # smaller are crumbs
-            blobs.append((x, y, _fill_pip_holes(labels[y : y + bh, x : x + bw] == i, 0.012 * die_max**2)))
+        if area >= CRUMB * die_min**2:
+            blobs.append((x, y, _fill_pip_holes(labels[y : y + bh, x : x + bw] == i, PIP_HOLE * die_max**2)))
     blob_shapes = [_Shape.of(blob, (x, y)) for x, y, blob in blobs]
     for k, shape in enumerate(blob_shapes):
         if shape.solidity < profile.min_solidity:
@@ -173,19 +207,20 @@ def find_dice(
     for shape, whole in kept:
         if (
             whole
-            and max(shape.roundness, shape.hull_roundness) > 0.86
+            and max(shape.roundness, shape.hull_roundness) > DISC_ROUNDNESS
             and shape.hull_squareness < _DISC_SQUARENESS
-            and shape.area <= 1.5 * (one_die or die_max**2)
+            and shape.area <= COIN_LARGEST * (one_die or die_max**2)
         ):
             continue  # a die-sized disc on its own: a coin (a die scores ~0.76; a round lump of dice is larger)
-        if whole and shape.solidity < profile.min_solidity and shape.squareness < 0.8 and shape.hull_roundness > 0.8:
+        ragged = shape.solidity < profile.min_solidity
+        if whole and ragged and shape.squareness < FAINT_AND_ROUND and shape.hull_roundness > FAINT_AND_ROUND:
             continue  # faint, ragged, and round rather than square: a coin barely standing out from the table
-        if whole and len(singles) >= 2 and one_die and shape.area < 0.55 * one_die:
+        if whole and len(singles) >= 2 and one_die and shape.area < LIKE_THE_OTHERS[0] * one_die:
             continue  # much smaller than the dice lying alone: a coin half seen, a crumb of a tile
         if whole and _not_dice_sized(shape, one_die or side**2):
             continue  # a phone, a pen, a laptop's corner
         problem = _shape_problem(shape, one_die, die_min, die_max, profile)
-        if whole and shape.solidity < profile.min_solidity:  # a die's outline is crisp; a ragged one barely stands out
+        if whole and ragged:  # a die's outline is crisp; a ragged one barely stands out
             problem = RAGGED
         found.append((shape.rect, problem))
     if cut:  # a blob reaching the edge that could be a die partly out of view (not part of a larger one: a cup's rim)
@@ -195,6 +230,22 @@ def find_dice(
             if contact and whole and _cut_die(shape, side, w, h, contact)
         ]
     return found
+
+
+AROUND_PAD = 0.3
+"""How far around a ragged blob, in sides of the largest die, the table is looked at again: room for the ring
+(``AROUND_REACH``) and for the parts of the die that were not found."""
+AROUND_GAP = 0.05
+"""The ring of table a ragged blob is found again against starts this far (in sides of the largest die) outside
+its hull, past the die's faint rim, which is neither table nor die."""
+AROUND_REACH = 0.15
+"""And reaches this far: near enough that the table's shade has not changed."""
+AROUND_ENOUGH = 0.5
+"""The ring must hold at least this share of the hull's area of table (not other dice) to measure the table by."""
+AROUND_TAKES_IN = 0.9
+"""What is found again must take in at least this share of the blob found before: the die, not a piece of it."""
+AROUND_MORE = 1.1
+"""And be at least this many times its area: a crisp blob (dice touching) comes out the same, and stays."""
 
 
 def _against_table_around(
@@ -213,17 +264,17 @@ def _against_table_around(
     x, y, part = blob
     h, w = mask.shape
     bh, bw = part.shape
-    pad = max(3, round(0.3 * die_max))
+    pad = max(3, round(AROUND_PAD * die_max))
     x0, y0, x1, y1 = max(x - pad, 0), max(y - pad, 0), min(x + bw + pad, w), min(y + bh + pad, h)
     near = np.zeros((y1 - y0, x1 - x0), np.uint8)
     near[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw] = part
     outline = np.zeros_like(near)  # the blob's hull: the parts of the die between its pieces are no table
     cv2.fillConvexPoly(outline, cv2.convexHull(_points(part, (x - x0, y - y0))).astype(np.int32), 1)
-    gap = max(2, round(0.05 * die_max))  # nor is the die's faint rim
-    reach = max(gap + 2, round(0.15 * die_max))
+    gap = max(2, round(AROUND_GAP * die_max))  # nor is the die's faint rim
+    reach = max(gap + 2, round(AROUND_REACH * die_max))
     ring = _grown(outline, reach) > _grown(outline, gap)
     ring &= mask[y0:y1, x0:x1] == 0  # nor any other die
-    if np.count_nonzero(ring) < 0.5 * np.count_nonzero(outline):
+    if np.count_nonzero(ring) < AROUND_ENOUGH * np.count_nonzero(outline):
         return blob, shape  # hemmed in by other dice: too little table to measure
     patch = lab[y0:y1, x0:x1]
     table = np.empty_like(patch)
@@ -233,13 +284,13 @@ def _against_table_around(
     overlap[0] = 0
     best = int(np.argmax(overlap))
     bx, by, bbw, bbh, _ = stats[best]
-    if overlap[best] < 0.9 * np.count_nonzero(part):
+    if overlap[best] < AROUND_TAKES_IN * np.count_nonzero(part):
         return blob, shape  # found again, it must take in what was found before, not a piece of it
     if bx == 0 or by == 0 or bx + bbw >= x1 - x0 or by + bbh >= y1 - y0:
         return blob, shape  # it runs on into the table: no outline of a die here
-    again = (x0 + bx, y0 + by, _fill_pip_holes(labels[by : by + bbh, bx : bx + bbw] == best, 0.012 * die_max**2))
+    again = (x0 + bx, y0 + by, _fill_pip_holes(labels[by : by + bbh, bx : bx + bbw] == best, PIP_HOLE * die_max**2))
     again_shape = _Shape.of(again[2], again[:2])
-    more_of_it = again_shape.area >= 1.1 * shape.area  # a crisp blob (dice touching) comes out the same
+    more_of_it = again_shape.area >= AROUND_MORE * shape.area
     return (again, again_shape) if more_of_it and again_shape.solidity > shape.solidity else (blob, shape)
 
 
@@ -247,9 +298,16 @@ def _grown(mask: np.ndarray, by: int) -> np.ndarray:
     return cv2.dilate(mask, np.ones((2 * by + 1, 2 * by + 1), np.uint8))
 
 
+SQUARE = 0.85
+"""A region at least this square (``_Shape.squareness``) is one die seen from above: a die's rounded corners
+leave about 0.9 of its box; two dice side by side, or one cocked, far less."""
+LARGEST_ALONE = 1.25
+"""A die lying alone is at most this many times the largest die's area: its side faces at a slant add to it."""
+
+
 def _lone_die_areas(shapes: list[_Shape], die_min: float, die_max: float) -> list[int]:
     """The areas of the shapes that look like one die lying alone: square, and of a die's size."""
-    return [s.area for s in shapes if s.squareness > 0.85 and die_min**2 <= s.area <= 1.25 * die_max**2]
+    return [s.area for s in shapes if s.squareness > SQUARE and die_min**2 <= s.area <= LARGEST_ALONE * die_max**2]
 
 
 def _points(mask: np.ndarray, origin: tuple[int, int] = (0, 0)) -> np.ndarray:
@@ -327,17 +385,28 @@ def _edge_contact(part: np.ndarray, x: int, y: int, w: int, h: int) -> int:
     return max(runs)
 
 
+GRAZING = 0.6
+"""A die whose outline runs along the frame's edge for at most this share of its side only grazes it (a corner or
+its rim over the edge), and is read."""
+GRAZING_SQUARE = 0.75
+"""Such a die, its corner cut off, need only be this square (``SQUARE`` less the corner)."""
+WHOLE_DIE = (0.7, 1.4)
+"""A die near the frame's edge is read only if its area is within these shares of a die's here: whole, give or
+take its shaded rim and its side faces."""
+
+
 def _clearly_a_die(shape: _Shape, side: float, w: int, h: int, contact: int) -> bool:
     """Die-sized, square, and either clear of the frame's edge (a die beside something that reaches into the
-    picture) or only grazing it: a corner or the rim of a die over the edge, along at most 0.6 of its width.
+    picture) or only grazing it: a corner or the rim of a die over the edge, along at most ``GRAZING`` of its width.
     Pips sit a quarter of a side in from a face's edge, so such a cut takes at most part of a corner pip; what
     is left of it breaks the face's pattern, and the die is unsure rather than wrong (the tests cut drawn dice
     at every depth)."""
     (cx, cy), (rw, rh), _ = shape.rect
     reach = math.hypot(rw, rh) / 2
     inside = reach + 1 < cx < w - reach - 2 and reach + 1 < cy < h - reach - 2
-    grazing = contact <= 0.6 * math.sqrt(shape.area) and shape.squareness > 0.75
-    return (inside and shape.squareness > 0.85 or grazing) and 0.7 * side**2 <= shape.area <= 1.4 * side**2
+    grazing = contact <= GRAZING * math.sqrt(shape.area) and shape.squareness > GRAZING_SQUARE
+    least, most = WHOLE_DIE
+    return (inside and shape.squareness > SQUARE or grazing) and least * side**2 <= shape.area <= most * side**2
 
 
 CUT_DIE_AREA = (0.3, 1.5)
@@ -373,14 +442,23 @@ def _cut_die(shape: _Shape, side: float, w: int, h: int, contact: int) -> bool:
     return least * side**2 <= shape.area <= most * side**2 and contact <= longest and max(shape.rect[1]) <= longest
 
 
+THREE_IN_A_ROW = 3.3
+"""Longer than this many times its width is longer and thinner than three dice in a row (3, and a little for
+their rims): a pen, a ruler, a tile's edge."""
+MORE_THAN_ONE = 1.2
+"""Such a thin thing counts only if larger than this many dice's areas: a die seen at a slant is longer too."""
+MORE_THAN_FIVE = 6
+"""A region larger than this many dice's areas is bigger than five dice together: a phone, a laptop's corner."""
+
+
 def _not_dice_sized(shape: _Shape, one_die: float) -> bool:
     """Certainly not dice: bigger than five dice together, or longer and thinner than three in a row.
 
     Anything less certain is kept (and flagged by its shape), so that dice that could not be told
     apart are never dropped from a reading."""
     (rw, rh) = shape.rect[1]
-    long_and_thin = max(rw, rh) > 3.3 * max(min(rw, rh), 1.0) and shape.area > 1.2 * one_die
-    return long_and_thin or shape.area > 6 * one_die
+    long_and_thin = max(rw, rh) > THREE_IN_A_ROW * max(min(rw, rh), 1.0) and shape.area > MORE_THAN_ONE * one_die
+    return long_and_thin or shape.area > MORE_THAN_FIVE * one_die
 
 
 def _fill_pip_holes(blob: np.ndarray, largest: float) -> np.ndarray:
@@ -401,6 +479,24 @@ def _colour_gradient(lab: np.ndarray) -> np.ndarray:
     return np.abs(dx).max(axis=2).astype(np.float32) + np.abs(dy).max(axis=2)
 
 
+RIM = 0.06
+"""A die's rim, in sides, peeled off its blob before its faces are split: a pip near the edge would otherwise touch
+the rim's edges and look open-ended, like a seam."""
+HOLE_IN_A_FACE = 0.25
+"""A hole in the peeled blob under this share of a die's area is a mark the body mask left out (a dark numeral, a
+suit symbol), part of its face: a face's mark covers less than a quarter of it. A larger hole is table between
+dice."""
+ENCLOSED_EDGES = 0.4
+"""Edges enclosed by flat face, and under this share of a die's area, are a face's marks (pips and their rims); a
+seam between dice runs out to the blob's outline and is not enclosed."""
+SEED_DEPTH = 0.2
+"""With its marks filled in, a face is flat up to its outline and the seams; its middle, the watershed's seed, is
+what lies at least this many sides from them: the middle three fifths of a face each way, well apart from any
+other die's."""
+SEED_AREA = 0.04
+"""A seed smaller than this share of a die's area is a scrap of flat face between marks, not a face's middle."""
+
+
 def _separate(
     patch: np.ndarray,
     gradient: np.ndarray,
@@ -418,12 +514,12 @@ def _separate(
     (from dice lying alone, or cut out here), never from the profile's guess.
     """
     # peel off the rim first: a pip near a die's edge would otherwise touch the rim's edges and look open-ended
-    rim = max(2, round(0.06 * side))
+    rim = max(2, round(RIM * side))
     peeled = cv2.erode(blob.astype(np.uint8), np.ones((3, 3), np.uint8), iterations=rim)
     # a mark the body mask left out (a dark numeral, a suit symbol) is a hole smaller than a face: it is part
     # of its face; a larger hole is table showing between dice, and stays out
     n, holes, stats, _ = cv2.connectedComponentsWithStats(1 - peeled, connectivity=4)
-    small = stats[:, cv2.CC_STAT_AREA] < 0.25 * side**2
+    small = stats[:, cv2.CC_STAT_AREA] < HOLE_IN_A_FACE * side**2
     small[np.unique(np.concatenate([holes[0], holes[-1], holes[:, 0], holes[:, -1]]))] = False  # the table around
     inner = peeled.astype(bool) | small[holes]
     flat = (inner & (gradient < _SEAM_GRADIENT)).astype(np.uint8)
@@ -431,14 +527,15 @@ def _separate(
     n, labels, stats, _ = components8(edges)
     outline = inner & ~cv2.erode(inner.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
     open_ended = np.unique(labels[outline])
-    enclosed = stats[:, cv2.CC_STAT_AREA] < 0.4 * side**2
+    enclosed = stats[:, cv2.CC_STAT_AREA] < ENCLOSED_EDGES * side**2
     enclosed[0] = False
     enclosed[open_ended] = False
     flat[enclosed[labels]] = 1
     flat[_enclosed_marks(patch, inner, outline, side)] = 1
     depth = cv2.distanceTransform(flat, cv2.DIST_L2, 5)
-    n, seeds, stats, _ = cv2.connectedComponentsWithStats((depth >= 0.2 * side).astype(np.uint8), connectivity=4)
-    keep = [j for j in range(1, n) if stats[j, cv2.CC_STAT_AREA] >= 0.04 * side**2]
+    middles = (depth >= SEED_DEPTH * side).astype(np.uint8)
+    n, seeds, stats, _ = cv2.connectedComponentsWithStats(middles, connectivity=4)
+    keep = [j for j in range(1, n) if stats[j, cv2.CC_STAT_AREA] >= SEED_AREA * side**2]
     if len(keep) <= 1:
         return _split_by_size(patch, blob, side**2) if measured else [blob]
     # no marker for the table: a die that found no seed is taken in by a neighbour, which is then not square
@@ -450,11 +547,24 @@ def _separate(
     parts = [_largest_piece(blob & (markers == label)) for label in range(1, len(keep) + 1)]
     parts = _merge_halves([p for p in parts if np.count_nonzero(p)], min_squareness)
     shapes = [_Shape.of(p) for p in parts]
-    squares = [s.area for s in shapes if s.squareness > 0.85]  # dice cut out cleanly: the size of one here
+    squares = [s.area for s in shapes if s.squareness > SQUARE]  # dice cut out cleanly: the size of one here
     if not squares and not measured:
         return parts  # no die's size known here to count dice by
     one_die = float(np.median(squares)) if squares else side**2
     return [piece for part in parts for piece in _split_by_size(patch, part, one_die)]
+
+
+TWO_DICE_LONG = 1.7
+"""A part is cut by size only if it is at least this many dice's areas, and this many sides long: two dice side by
+side are two sides long, less their rounded corners and shaded rims; one die at a slant, its sides showing, is
+not."""
+MOST_PRESSED = 4
+"""At most this many dice pressed together are cut apart by size: more is a heap, unsure."""
+NOT_ONE_SQUARE = 0.8
+"""A part at least this square is one die (``SQUARE`` less a slant's side faces), never cut by size."""
+SIZE_SEED = 0.15
+"""The seeds of a cut by size are discs of this many sides across each die's cluster centre: inside the die
+whatever its turn."""
 
 
 def _split_by_size(patch: np.ndarray, part: np.ndarray, one_die: float) -> list[np.ndarray]:
@@ -466,12 +576,13 @@ def _split_by_size(patch: np.ndarray, part: np.ndarray, one_die: float) -> list[
     dice = round(area / one_die)
     shape = _Shape.of(part)
     # two dice side by side are twice a die long; one die seen at a slant, its sides showing, is not
-    long_enough = max(shape.rect[1]) >= 1.7 * math.sqrt(one_die)
-    if not 2 <= dice <= 4 or area < 1.7 * one_die or not long_enough or shape.squareness > 0.8:
+    long_enough = max(shape.rect[1]) >= TWO_DICE_LONG * math.sqrt(one_die)
+    too_few = area < TWO_DICE_LONG * one_die
+    if not 2 <= dice <= MOST_PRESSED or too_few or not long_enough or shape.squareness > NOT_ONE_SQUARE:
         return [part]
     markers = np.zeros(part.shape, np.int32)
     for label, (cx, cy) in enumerate(_cluster_centres(_points(part), dice), start=1):
-        cv2.circle(markers, (round(cx), round(cy)), max(1, round(0.15 * math.sqrt(one_die))), label, -1)
+        cv2.circle(markers, (round(cx), round(cy)), max(1, round(SIZE_SEED * math.sqrt(one_die))), label, -1)
     markers[~part] = 0
     cv2.watershed(patch, markers)
     pieces = [_largest_piece(part & (markers == label)) for label in range(1, dice + 1)]
@@ -503,6 +614,17 @@ def _largest_piece(mask: np.ndarray) -> np.ndarray:
     return labels == 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
 
 
+HAT_SIZE = 0.2
+"""The black-hat and top-hat's disc is this many sides across (at least): larger than the largest pip (20 % of a
+side), so every pip stands out from it whole."""
+HAT_CONTRAST = 40
+"""A mark stands out from the face around it by at least this much lightness (OpenCV's 8-bit L, 0-255). A margin,
+well above a face's shading and the camera's noise and well below a pip's contrast."""
+PIP_AREA = 0.3
+"""A mark under this share of a die's area is a pip (or a numeral, a suit symbol); a larger one is a shadow or a
+seam."""
+
+
 def _enclosed_marks(patch: np.ndarray, inner: np.ndarray, outline: np.ndarray, side: float) -> np.ndarray:
     """Pips, with the edges round them: marks darker or lighter than the face around them, each enclosed by face.
 
@@ -510,22 +632,28 @@ def _enclosed_marks(patch: np.ndarray, inner: np.ndarray, outline: np.ndarray, s
     dice is dark too, but it runs out to the blob's outline, so it is not enclosed and stays a seam.
     """
     light = np.ascontiguousarray(patch[..., 0])
-    size = 2 * round(0.2 * side) + 1
+    size = 2 * round(HAT_SIZE * side) + 1
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     found = np.zeros(inner.shape, np.uint8)
     for hat in (cv2.MORPH_BLACKHAT, cv2.MORPH_TOPHAT):  # dark pips, then light ones; never mixed, as the
-        marks = ((cv2.morphologyEx(light, hat, disc) > 40) & inner).astype(np.uint8)  # face between pips
+        marks = ((cv2.morphologyEx(light, hat, disc) > HAT_CONTRAST) & inner).astype(np.uint8)  # face between pips
         n, labels, stats, _ = components8(marks)  # is a mark of the other kind
-        pips = stats[:, cv2.CC_STAT_AREA] < 0.3 * side**2
+        pips = stats[:, cv2.CC_STAT_AREA] < PIP_AREA * side**2
         pips[0] = False
         pips[np.unique(labels[outline])] = False
         found |= pips[labels].astype(np.uint8)
     return cv2.dilate(found, np.ones((3, 3), np.uint8), iterations=2).astype(bool) & inner
 
 
+SLIVER = 0.12
+"""Slivers narrower than twice this many sides are shaved off a die cut from a blob (an opening by a disc of this
+radius): a strip of its neighbour, a corner of shadow. It rounds the die's own corners about as much as dice are
+rounded already."""
+
+
 def _trim(part: np.ndarray, side: float) -> np.ndarray:
     """Shave slivers off a die cut from a blob (a strip of its neighbour, a corner of shadow) before fitting its box."""
-    size = max(3, 2 * round(0.12 * side) + 1)
+    size = max(3, 2 * round(SLIVER * side) + 1)
     opened = cv2.morphologyEx(
         part.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
     )
@@ -541,7 +669,7 @@ def _merge_halves(parts: list[np.ndarray], min_squareness: float) -> list[np.nda
     while merged and len(parts) > 1:
         merged = False
         for i, j in combinations(range(len(parts)), 2):
-            if max(square[i], square[j]) >= 0.8:
+            if max(square[i], square[j]) >= NOT_ONE_SQUARE:
                 continue
             union = parts[i] | parts[j]
             union_square = _Shape.of(union).squareness
@@ -567,15 +695,20 @@ RAGGED = "low contrast with the table: its outline is ragged"
 NOT_SQUARE = "not square from above: cocked, stacked, or dice touching that could not be told apart"
 
 
+PROFILE_SIZES = (0.8, 1.15)
+"""A die's side may lie this far below the profile's least die size and above its largest (its rim shaded, its
+side faces at a slant) before it is "not the size of a die in this profile"."""
+
+
 def _shape_problem(
     shape: _Shape, one_die: float | None, die_min: float, die_max: float, profile: Profile
 ) -> str | None:
     (rw, rh) = shape.rect[1]
     if max(rw, rh) > profile.max_aspect * min(rw, rh) or shape.squareness < profile.min_squareness:
         return NOT_SQUARE
-    if one_die and not 0.55 * one_die <= shape.area <= 1.6 * one_die:
+    if one_die and not LIKE_THE_OTHERS[0] * one_die <= shape.area <= LIKE_THE_OTHERS[1] * one_die:
         return "a different size from the other dice: cocked or stacked?"
-    if not die_min * 0.8 <= math.sqrt(shape.area) <= die_max * 1.15:
+    if not die_min * PROFILE_SIZES[0] <= math.sqrt(shape.area) <= die_max * PROFILE_SIZES[1]:
         return "not the size of a die in this profile"
     return None
 
