@@ -1524,9 +1524,14 @@ def _places(marks: Sequence[Mark]) -> np.ndarray:
     return np.array([(m.u, m.v) for m in marks], dtype=float).reshape(-1, 2)
 
 
+PIP_LONGEST = 2.2
+"""A pip's box is at most this many times as long as it is wide: a round pip's is 1, and glare across it or the
+camera's blur along one way stretches it; two pips joined are longer."""
+
+
 def _pip_shaped(area: float, bw: int, bh: int, low: float, high: float) -> bool:
     """A mark of a pip's area (``low`` to ``high``) in a box no longer than a pip's, glare and blur allowed."""
-    return low <= area <= high and max(bw, bh) <= 2.2 * min(bw, bh)
+    return low <= area <= high and max(bw, bh) <= PIP_LONGEST * min(bw, bh)
 
 
 def _pips_joined_by_glare(mark: np.ndarray, px: int, low: float, high: float) -> list[tuple[int, np.ndarray]] | None:
@@ -1557,14 +1562,31 @@ _PIP_ZONE = 0.16
 """Pip centres lie at least this far (in face widths) from every edge of the face; real ones at about 0.27."""
 
 
+MARKS_PEAK = 99.5
+"""The strongest marks' contrast on a face is taken at this percentile of its pixels: even a 1's one pip covers more
+than the 0.5 % above it (0.6-3 % of the face, at 9-20 % of a side across), so it lies inside the pips, and a few
+hot pixels do not set it."""
+MARKS_CUT = 0.6
+"""Marks are cut at this share of the strongest marks' contrast: solid pips keep their size, soft glare shrinks, and
+a glow bridging two pips falls below the cut."""
+SMALL_DARK_MARK = 0.2
+"""A dark mark from this share of a standard pip's area up to the profile's least is a pip too small for the
+profile, not dust (``SMALL_DARK_MARKS``)."""
+OFF_PATTERN = 0.25
+"""A pip-like mark nearer the face's edge than its pips' zone, and this far from both edges it is near (in face
+widths), lies where no face has a pip (corners aside, where the table shows): the box must be off."""
+PIPS_ALIKE = 0.5
+"""A face's pips are all one size: a candidate under this share of the largest is glare, not a pip."""
+MOST_PIPS = 6
+"""The most pips a face has."""
+
+
 def _pips_of(
     contrast: np.ndarray, offset: int, px: int, profile: Profile, dark: bool
 ) -> tuple[int | None, float, str | None]:
     standard = math.pi * (PIP_RADIUS * px) ** 2
-    # cut at 60% of the contrast of the strongest marks: solid pips keep their size, soft glare shrinks,
-    # and a glow bridging two pips falls below the cut
-    peak = percentile(contrast, 99.5)
-    marks = (contrast > max(profile.pip_contrast, 0.6 * peak)).astype(np.uint8)
+    peak = percentile(contrast, MARKS_PEAK)
+    marks = (contrast > max(profile.pip_contrast, MARKS_CUT * peak)).astype(np.uint8)
     count, labels, stats, centroids = components8(marks)
     low, high = profile.pip_area[0] * standard, profile.pip_area[1] * standard
     candidates = []
@@ -1583,9 +1605,9 @@ def _pips_of(
                 candidates += joined
             elif pip_shaped:
                 candidates.append((area, centroids[i]))
-            elif dark and 0.2 * standard <= area < low:
+            elif dark and SMALL_DARK_MARK * standard <= area < low:
                 small_dark_mark = True
-        elif pip_shaped and max(min(u, 1 - u), min(v, 1 - v)) > 0.25:
+        elif pip_shaped and max(min(u, 1 - u), min(v, 1 - v)) > OFF_PATTERN:
             # a pip where no face has one (corners aside, where the table shows): the box must be off
             return (
                 None,
@@ -1593,11 +1615,11 @@ def _pips_of(
                 "a pip-like mark near the die's edge, where no face has one: the die's outline may be wrong",
             )
     biggest = max((a for a, _ in candidates), default=0)
-    pips = [c for a, c in candidates if a >= 0.5 * biggest]  # the pips of a face are all one size; glare is smaller
+    pips = [c for a, c in candidates if a >= PIPS_ALIKE * biggest]
     if small_dark_mark and not pips:
         # glare is only ever lighter than a face, so a dark mark is never dismissed as glare
         return None, 0.0, SMALL_DARK_MARKS
-    if len(pips) > 6:
+    if len(pips) > MOST_PIPS:
         return None, 0.0, f"{len(pips)} pip-like marks: more than a face has"
     if not pips:
         return 0, 1.0, None
