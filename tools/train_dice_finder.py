@@ -31,7 +31,16 @@ import cv2
 import numpy as np
 
 from fantan_table.vision.dataset import read_boxes
-from fantan_table.vision.finder import BUILTIN_PATH, INPUT_H, INPUT_W, OUTPUTS, STRIDE, DiceFinder, decode
+from fantan_table.vision.finder import (
+    BUILTIN_PATH,
+    INPUT_H,
+    INPUT_W,
+    OUTPUTS,
+    STRIDE,
+    TURN_SYMMETRY,
+    DiceFinder,
+    decode,
+)
 from fantan_table.vision.finder_data import (
     CENTRE_ONLY,
     FINDER_SEEDS,
@@ -241,7 +250,7 @@ def targets(dice: np.ndarray, h: int, w: int) -> tuple[np.ndarray, np.ndarray, n
         reg[0, iy, ix], reg[1, iy, ix] = gx - ix, gy - iy
         weight[0:2, iy, ix] = 1.0
         if known != CENTRE_ONLY:
-            a = math.radians(turn) * 4
+            a = math.radians(turn) * TURN_SYMMETRY
             reg[2, iy, ix] = math.log(max(side, 1.0) / STRIDE)
             reg[3, iy, ix], reg[4, iy, ix] = math.cos(a), math.sin(a)
             weight[2:5, iy, ix] = 1.0

@@ -222,6 +222,14 @@ def _forgetting(memo: _Remembered, key: tuple[int, int]) -> Callable[[object], N
     return forget
 
 
+TURN_SYMMETRY: Final = 4
+"""A square looks the same turned a quarter: the network gives the cosine and sine of four times its turn, which
+are alike for every one of the four ways to name it (``tools/train_dice_finder.py`` encodes it so)."""
+LOG_SIDE_RANGE: Final = (-3.0, 5.0)
+"""The network's log side (in heat-map cells) is kept in this range before it is used: 0.2 to 600 pixels of its
+input, beyond any die it was taught, so a wild value on a picture unlike any it saw cannot overflow."""
+
+
 def decode(out: np.ndarray, scale: float, least: float) -> list[FoundDie]:
     """Every local peak of the heat map scoring at least ``least``, as a top face in frame pixels."""
     heat = 1.0 / (1.0 + np.exp(-out[0].astype(np.float64)))
@@ -230,8 +238,8 @@ def decode(out: np.ndarray, scale: float, least: float) -> list[FoundDie]:
     for y, x in zip(*np.nonzero(peaks), strict=True):
         cx = (x + float(out[1, y, x])) * STRIDE / scale
         cy = (y + float(out[2, y, x])) * STRIDE / scale
-        side = math.exp(float(np.clip(out[3, y, x], -3.0, 5.0))) * STRIDE / scale
-        turn = math.degrees(math.atan2(float(out[5, y, x]), float(out[4, y, x]))) / 4.0 % 90.0
+        side = math.exp(float(np.clip(out[3, y, x], *LOG_SIDE_RANGE))) * STRIDE / scale
+        turn = math.degrees(math.atan2(float(out[5, y, x]), float(out[4, y, x]))) / TURN_SYMMETRY % 90.0
         found.append(FoundDie(((cx, cy), (side, side), turn), float(heat[y, x])))
     return found
 

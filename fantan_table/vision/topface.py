@@ -75,6 +75,20 @@ def read_top_face(frame: np.ndarray, box: RotatedBox, profile: Profile) -> tuple
     return seen[0]
 
 
+BODY_PERCENTILE = 75
+"""A die's body is lighter than this share of its box's pixels when its pips are dark (darker, at 100 less this,
+when they are light): pips and the shadow beside it take up less than a quarter of the box."""
+MARKS_PEAK = 99.5
+"""The strongest marks' contrast is taken at this percentile of the box: inside the pips, past a few hot pixels."""
+MARKS_CUT = 0.5
+"""Marks are cut at this share of the strongest marks' contrast: a pip keeps its shape, the shading of a side face
+falls away."""
+FEWEST_PIXELS = 4
+"""A mark of fewer pixels has no shape to measure (its roundness, its squeeze): noise."""
+MOST_PIPS = 6
+"""The most pips a face has."""
+
+
 def marks_on_die(frame: np.ndarray, box: RotatedBox, profile: Profile, dark: bool) -> list[Mark]:
     """The marks darker (or lighter) than the die's body inside its box, at full resolution."""
     corners = cv2.boxPoints(box)
@@ -89,19 +103,18 @@ def marks_on_die(frame: np.ndarray, box: RotatedBox, profile: Profile, dark: boo
         return []
     light = cv2.cvtColor(region, cv2.COLOR_BGR2Lab)[..., 0].astype(np.int16)
     # the body is the die's bulk: lighter than most of its box when its pips are dark, darker when light
-    body = percentile(light[inside > 0], 75 if dark else 25)
+    body = percentile(light[inside > 0], BODY_PERCENTILE if dark else 100 - BODY_PERCENTILE)
     contrast = body - light if dark else light - body
-    # half the contrast of the strongest marks: a pip keeps its shape, the shading of a side face falls away
-    peak = percentile(contrast[inside > 0], 99.5)
-    spots = ((contrast > max(profile.pip_contrast, 0.5 * peak)) & (inside > 0)).astype(np.uint8)
+    peak = percentile(contrast[inside > 0], MARKS_PEAK)
+    spots = ((contrast > max(profile.pip_contrast, MARKS_CUT * peak)) & (inside > 0)).astype(np.uint8)
     count, labels, stats, centroids = cv2.connectedComponentsWithStats(spots, connectivity=8)
     edge = (inside > 0) & ~cv2.erode(inside, np.ones((3, 3), np.uint8), borderType=cv2.BORDER_CONSTANT).astype(bool)
     cut = np.zeros(count, bool)
     cut[np.unique(labels[edge])] = True
     marks = []
     for i in range(1, count):
-        if stats[i, cv2.CC_STAT_AREA] < 4:
-            continue  # noise: too few pixels to have a shape
+        if stats[i, cv2.CC_STAT_AREA] < FEWEST_PIXELS:
+            continue
         ys, xs = np.nonzero(labels == i)
         spread = np.cov(np.vstack([xs, ys])) + np.eye(2) / 12  # a pixel is a square, not a point
         marks.append(Mark(centroids[i] + (x0, y0), int(stats[i, cv2.CC_STAT_AREA]), spread, bool(cut[i])))
@@ -132,7 +145,7 @@ def _read(marks: list[Mark], box: RotatedBox, profile: Profile) -> tuple[int | N
         return None, 0.0, "round marks of different sizes on the top face: glare, a shadow, or blur?"
     if _between(top, others):
         return None, 0.0, "the roundest pips lie between other faces' pips: not on top of the die"
-    if len(top) > 6:
+    if len(top) > MOST_PIPS:
         return None, 0.0, f"{len(top)} round pips: more than a face has"
     radius = math.sqrt(np.mean([m.area for m in top]) / math.pi)  # the squeeze undone keeps areas
     low, high = (math.sqrt(a) * PIP_RADIUS for a in profile.pip_area)
