@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
@@ -23,6 +24,33 @@ class UsageError(FantanError):
 
 class Refused(FantanError):
     """The command cannot go ahead for a reason outside its input (a damaged night): one line, exit code 1."""
+
+
+def output_folder(path: Path, option: str) -> Path:
+    """``path`` as a folder to write into, made with its parents: a usage error before any work when it cannot be
+    (a file is there, a parent is a file, no permission), rather than a traceback after it."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{option} {path} is a file: give a folder (new or existing) to write into")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{option} {path}: cannot make that folder ({exc.strerror}); give one you may write in") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError(f"{option} {path}: this user may not write in that folder; give one you may write in")
+    return path
+
+
+def output_picture(path: Path, option: str) -> Path:
+    """``path`` as a new picture file, checked before any work (or prompt): a name OpenCV can write, not a folder,
+    its folder made; a usage error saying what to give otherwise."""
+    import cv2  # OpenCV loads only for the commands that write pictures
+
+    if path.is_dir():
+        raise UsageError(f"{option} {path} is a folder: give a picture file's name, e.g. {path / 'empty.jpg'}")
+    if not cv2.haveImageWriter(str(path)):
+        raise UsageError(f"{option} {path}: OpenCV cannot write a {path.suffix or 'nameless'} picture; give a .jpg or .png name")
+    output_folder(path.parent, option)
+    return path
 
 
 @contextmanager

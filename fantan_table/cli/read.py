@@ -15,7 +15,7 @@ from ..devices.camera import CameraError
 from ..devices.camera.folder import read_picture
 from ..vision.annotate import annotate
 from ..vision.reader import Reading, Status, read_dice
-from .common import UsageError, load_reader_profile, print_json
+from .common import UsageError, load_reader_profile, output_folder, print_json
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--expect {args.expect}: give the number of dice, or 0 if it varies")
     profile = load_reader_profile(args.profile)
     if args.annotate:
-        args.annotate.mkdir(parents=True, exist_ok=True)
+        output_folder(args.annotate, "--annotate")
     all_ok = True
     for image_path in args.images:
         try:

@@ -19,7 +19,7 @@ from tqdm import tqdm
 from ..vision.dataset import write_labels
 from ..vision.render import STYLE_CHOICES, random_faces, render_scene
 from ..vision.stress import StressScene, stress_scene
-from .common import UsageError
+from .common import UsageError, output_folder
 
 FACE_SETS = {"piecepack": (0, 1, 2, 3, 4, 5), "d6": (1, 2, 3, 4, 5, 6), "any": (0, 1, 2, 3, 4, 5, 6)}
 
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--style piecepack draws real piecepack dice, whose faces are 0 to 5: use --faces piecepack")
     if args.style == "stress-wooden" and args.faces == "piecepack":
         raise UsageError("--style stress-wooden draws pipped dice of wood: use --faces d6 or any")
-    args.out.mkdir(parents=True, exist_ok=True)
+    output_folder(args.out, "--out")
     if args.style.startswith("stress"):
         return _run_stress(args, size)
     labels, boxes, truth = [], {}, {}
