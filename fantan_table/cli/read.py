@@ -56,6 +56,13 @@ def reading_json(image: Path, reading: Reading, ms: float | None = None) -> dict
     return out
 
 
+def _not_a_picture(path: Path) -> str:
+    """Why ``path`` gives no picture to read, and what to give instead."""
+    if path.is_dir():
+        return f"cannot read {path}: a folder, not a picture; give the pictures in it, e.g. {path / '*.jpg'}"
+    return f"cannot read {path}: no such file"
+
+
 def run(args: argparse.Namespace) -> int:
     if args.expect is not None and args.expect < 0:
         raise UsageError(f"--expect {args.expect}: give the number of dice, or 0 if it varies")
@@ -66,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     for image_path in args.images:
         try:
             frame = read_picture(image_path) if image_path.is_file() else None
-            why = f"cannot read {image_path}: no such file"
+            why = _not_a_picture(image_path)
         except CameraError as exc:  # it names the file and what is wrong with it
             frame, why = None, str(exc)
         if frame is None:

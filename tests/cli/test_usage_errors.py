@@ -37,3 +37,7 @@ def test_an_output_folder_that_is_a_file_or_cannot_be_made_is_refused(
     assert "cannot make that folder" in refused([*command, NO_FOLDER_HERE], capsys)
     assert "cannot make that folder (Not a directory)" in refused([*command, str(a_file / "sub")], capsys)
 
+
+def test_read_says_a_folder_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["read", str(tmp_path)]) == 1
+    assert f"cannot read {tmp_path}: a folder, not a picture; give the pictures in it" in capsys.readouterr().out
