@@ -27,7 +27,7 @@ import numpy as np
 
 from ..errors import FantanError
 from ..vision.dataset import DatasetError, RollFolder
-from .common import UsageError, load_reader_profile, load_table_config
+from .common import UsageError, load_reader_profile, load_table_config, output_folder, output_picture
 
 if TYPE_CHECKING:
     from ..devices.camera import Camera
@@ -64,6 +64,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.web and args.what != "rolls":
         raise UsageError("--web is for capturing rolls; empty and faces are captured at the prompt")
+    if args.what == "empty":  # checked before the prompt: a name that cannot be written would lose the picture
+        output_picture(args.out, "capture empty")
+    else:
+        output_folder(args.out, f"capture {args.what}")
     config = load_table_config(args.config)
     try:
         camera = open_camera(config)
@@ -114,8 +118,12 @@ def _frame(camera: Camera) -> np.ndarray:
 
 
 def _save(path: Path, frame: np.ndarray) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(path), frame):
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        written = cv2.imwrite(str(path), frame)
+    except (OSError, cv2.error):
+        written = False
+    if not written:
         raise UsageError(f"cannot write {path}: give a .jpg or .png name in a writable folder")
 
 
@@ -222,7 +230,6 @@ def _faces(args: argparse.Namespace, ask: Callable[[str], str], grab: FaceGrab) 
         raise UsageError(f"--dice is names of letters and digits separated by commas (got {args.dice!r})")
     if not 1 <= args.per_face <= 20:
         raise UsageError("--per-face must be 1 to 20 (2 or more for calibration)")
-    args.out.mkdir(parents=True, exist_ok=True)
     for die in dice:
         for value in faces:
             for k in range(1, args.per_face + 1):

@@ -48,7 +48,7 @@ def output_picture(path: Path, option: str) -> Path:
     if path.is_dir():
         raise UsageError(f"{option} {path} is a folder: give a picture file's name, e.g. {path / 'empty.jpg'}")
     if not cv2.haveImageWriter(str(path)):
-        raise UsageError(f"{option} {path}: OpenCV cannot write a {path.suffix or 'nameless'} picture; give a .jpg or .png name")
+        raise UsageError(f"{option} {path}: not a name OpenCV can write a picture to; give one ending .jpg or .png")
     output_folder(path.parent, option)
     return path
 

@@ -148,3 +148,26 @@ def test_a_profile_unfit_for_play_is_refused_unless_forced() -> None:
         "1 of the 10 rolls that checked the search were read wrong while sure (needs none)"
     ]
     assert unfit_for_play(fit, fit) == []
+
+
+@pytest.mark.parametrize(
+    ("what", "name", "said"),
+    [
+        ("empty", "/proc/no-such-folder/empty.jpg", "cannot make that folder"),
+        ("empty", "cal/empty.txt", "not a name OpenCV can write a picture to; give one ending .jpg or .png"),
+        ("empty", "afile/empty.jpg", "afile is a file: give a folder"),
+        ("faces", "afile", "afile is a file: give a folder"),
+        ("rolls", "afile", "afile is a file: give a folder"),
+    ],
+)
+def test_a_place_that_cannot_take_the_pictures_is_refused_before_the_prompt(
+    what: str, name: str, said: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    (tmp_path / "afile").write_text("a file\n")
+    monkeypatch.chdir(tmp_path)
+    asked: list[str] = []
+    monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or "")
+    assert main(["capture", what, name, "--config", str(camera_config(tmp_path, 1))]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert asked == []  # said before the person cleared the table or rolled
