@@ -36,7 +36,7 @@ from ..vision.calibrate import MIN_PICTURES, CalibrationError, Picture, Result, 
 from ..vision.dataset import DatasetError, read_labels
 from ..vision.evaluate import MISSED, Report
 from ..vision.profile import save_profile
-from .common import UsageError, load_reader_profile, percent_of, print_json
+from .common import UsageError, load_reader_profile, output_folder, percent_of, print_json
 
 FIT_EXACT = 0.95
 """Held-aside scenes read exactly, at least, for a profile fit for play: below it the table asks for a re-roll
@@ -71,15 +71,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     if args.expect < 0:
         raise UsageError(f"--expect {args.expect}: give the number of dice in each roll, or 0 if it varies")
+    output_folder(args.out, "--out")  # before the work: a minutes-long calibration must not be lost at the end
     profile = load_reader_profile(args.start)
     try:
         samples = read_labels(args.images)
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
     if args.empty is not None:
-        empty = cv2.imread(str(args.empty), cv2.IMREAD_COLOR)
-        if empty is None:
-            raise UsageError(f"--empty {args.empty}: not a picture; capture the table with nothing on it")
+        try:  # read_picture, not cv2.imread: OpenCV would print its own warning above ours for a missing file
+            empty = read_picture(args.empty)
+        except CameraError as exc:
+            raise UsageError(f"--empty: {exc}; capture the table with nothing on it (capture empty FILE)") from None
         profile = profile.with_empty(empty)
     quiet = args.json or None
     pictures = []

@@ -41,3 +41,32 @@ def test_an_output_folder_that_is_a_file_or_cannot_be_made_is_refused(
 def test_read_says_a_folder_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["read", str(tmp_path)]) == 1
     assert f"cannot read {tmp_path}: a folder, not a picture; give the pictures in it" in capsys.readouterr().out
+
+
+@pytest.fixture(scope="module")
+def two_rolls(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("rolls")
+    assert main(["render", "--out", str(out), "--n", "2", "--size", "320x240"]) == 0
+    return out
+
+
+def test_calibrate_refuses_an_out_that_is_a_file_before_the_work(
+    two_rolls: Path, a_file: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def too_soon(*args: object) -> None:
+        raise AssertionError("calibrated before --out was checked")
+
+    monkeypatch.setattr("fantan_table.cli.calibrate.calibrate", too_soon)
+    argv = ["calibrate", "--images", str(two_rolls), "--out", str(a_file)]
+    assert f"--out {a_file} is a file: give a folder" in refused(argv, capsys)
+
+
+def test_calibrate_says_a_missing_empty_picture_without_opencv_warnings(
+    two_rolls: Path, tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    missing = tmp_path / "nope.jpg"
+    argv = ["calibrate", "--images", str(two_rolls), "--out", str(tmp_path / "profile"), "--empty", str(missing)]
+    assert main(argv) == 2
+    err = capfd.readouterr().err
+    assert f"--empty: {missing} could not be read (No such file or directory)" in err
+    assert "WARN" not in err and len(err.strip().splitlines()) == 1, err
