@@ -54,6 +54,8 @@ def evaluate_folder(folder: Path, profile_path: Path | None, expect: int | None,
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.expect is not None and args.expect < 0:  # as read refuses it: a negative count reads nothing ok
+        raise UsageError(f"--expect {args.expect}: give the number of dice, or 0 if it varies")
     report = evaluate_folder(args.folder, args.profile, args.expect or None)  # 0: it varies, as for calibrate
     if args.json:
         print_json(report.as_json())

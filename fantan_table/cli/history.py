@@ -58,8 +58,10 @@ def load_state(args: argparse.Namespace) -> TableState:
 def run(args: argparse.Namespace) -> int:
     from ..table.show.history import bank_roll_text, round_json, round_text
 
+    if args.rounds < 1:
+        raise UsageError(f"--rounds {args.rounds}: give how many of the last rounds to show, 1 or more")
     state = load_state(args)
-    records = state.rounds[-args.rounds :] if args.rounds > 0 else []
+    records = state.rounds[-args.rounds :]
     if state.game.draw is not None and not args.json:
         print(bank_roll_text(state.game.draw))
     for record in records:

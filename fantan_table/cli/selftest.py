@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .common import load_reader_profile, load_table_config, print_json
+from .common import UsageError, load_reader_profile, load_table_config, print_json
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,6 +26,8 @@ def run(args: argparse.Namespace) -> int:
     from ..table.wiring.hardware import DeviceError, open_devices
     from ..table.wiring.selftest import run_selftest
 
+    if not args.button_timeout > 0:  # not only negative: nan, too, would fail every button unasked
+        raise UsageError(f"--button-timeout {args.button_timeout}: give the seconds to wait for each button, above 0")
     config = load_table_config(args.config, args.sim)
     profile = load_reader_profile(Path(config.reader.profile) if config.reader.profile else None)
     try:

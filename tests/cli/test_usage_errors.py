@@ -70,3 +70,24 @@ def test_calibrate_says_a_missing_empty_picture_without_opencv_warnings(
     err = capfd.readouterr().err
     assert f"--empty: {missing} could not be read (No such file or directory)" in err
     assert "WARN" not in err and len(err.strip().splitlines()) == 1, err
+
+
+@pytest.mark.parametrize("rounds", ["0", "-1"])
+def test_history_refuses_fewer_than_one_round(rounds: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    assert main(["demo", "--rounds", "1", "--state", str(state), "--hand-entered", "--json"]) == 0
+    capsys.readouterr()
+    said = refused(["history", "--state", str(state), "--rounds", rounds], capsys)
+    assert f"--rounds {rounds}: give how many of the last rounds to show, 1 or more" in said
+
+
+def test_eval_refuses_a_negative_expect_as_read_does(two_rolls: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "--expect -2: give the number of dice" in refused(["eval", str(two_rolls), "--expect", "-2"], capsys)
+    assert "--expect -1: give the number of dice" in refused(["read", "x.png", "--expect", "-1"], capsys)
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "nan"])
+def test_selftest_refuses_a_button_timeout_that_is_no_time(seconds: str, capsys: pytest.CaptureFixture[str]) -> None:
+    said = refused(["selftest", "--sim", "--button-timeout", seconds], capsys)
+    assert "give the seconds to wait for each button, above 0" in said
+
