@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _play_cards(args: argparse.Namespace, state_dir: Path) -> int:
     """A night of sevens or tens: one line per hand (JSON with ``--json``), then the final chips or balances."""
-    from ..rules.errors import GameError
+    from ..rules.errors import ConfigError, GameError
     from ..rules.sevens.options import STARTING_CHIPS
     from ..table.core.journal import JournalError
     from ..table.wiring.sevens_demo import SevensDemo
@@ -63,8 +63,9 @@ def _play_cards(args: argparse.Namespace, state_dir: Path) -> int:
         if args.game == "tens":
             demo: SevensDemo | TensDemo = TensDemo(state_dir, args.hands, args.seed, args.players)
         else:
-            demo = SevensDemo(state_dir, args.hands, args.seed, args.players, args.chips or STARTING_CHIPS)
-    except JournalError as exc:
+            chips = STARTING_CHIPS if args.chips is None else args.chips  # 0 is 0: 001 lets a player run out
+            demo = SevensDemo(state_dir, args.hands, args.seed, args.players, chips)
+    except (JournalError, ConfigError) as exc:  # a ConfigError is a setup the rules refuse: --chips -5
         raise UsageError(str(exc)) from None
     except GameError as exc:
         raise UsageError(unreplayable(state_dir, exc)) from None

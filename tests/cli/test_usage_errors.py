@@ -3,6 +3,7 @@ traceback, and nothing done before it is said."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,10 @@ def test_selftest_refuses_a_button_timeout_that_is_no_time(seconds: str, capsys:
     said = refused(["selftest", "--sim", "--button-timeout", seconds], capsys)
     assert "give the seconds to wait for each button, above 0" in said
 
+
+def test_a_card_demo_starts_with_the_chips_given_even_none(capsys: pytest.CaptureFixture[str]) -> None:
+    """001 lets a player run out of chips (the game ends with that hand): 0 chips is a game, not the default."""
+    assert main(["demo", "--game", "sevens", "--chips", "0", "--hands", "1", "--json"]) == 0
+    final = json.loads(capsys.readouterr().out.splitlines()[-1])["final"]
+    assert sum(final.values()) == 0  # chips only change hands: 0 each at the start, 0 in all at the end
+    assert "a player starts with none or more" in refused(["demo", "--game", "sevens", "--chips", "-5"], capsys)
