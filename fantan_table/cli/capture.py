@@ -100,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.web:
             _rolls_on_the_web(args.out, config, camera)
         elif args.what == "rolls":
-            _rolls(args.out, ask, grab, simulated)
+            _rolls(args.out, ask, grab, simulated, config.reader.expect)
         else:
             _faces(args, ask, _face_grabber(simulated, grab))
     except Stop:
@@ -128,8 +128,14 @@ def _save(path: Path, frame: np.ndarray) -> None:
 
 
 def _rolls(
-    folder: Path, ask: Callable[[str], str], grab: Callable[[], np.ndarray], simulated: SimulatedCamera | None
+    folder: Path,
+    ask: Callable[[str], str],
+    grab: Callable[[], np.ndarray],
+    simulated: SimulatedCamera | None,
+    dice: int,
 ) -> None:
+    """Each roll's picture and the values typed for it: one value for each of the ``dice`` the table shakes (a
+    label short of a die would teach calibrate and eval a wrong roll)."""
     rolls = _roll_folder(folder)
     while True:
         ask("Roll the dice and lift the cup, then press Enter (q to stop): ")
@@ -142,9 +148,9 @@ def _rolls(
                 values = tuple(int(v) for v in typed.replace(",", " ").split())
             except ValueError:
                 values = ()
-            if values and all(0 <= v <= 6 for v in values):
+            if len(values) == dice and all(0 <= v <= 6 for v in values):
                 break
-            print("type each die's value, 0 to 6, separated by spaces")
+            print(f"a roll is {dice} dice ([reader] expect): type each one's value, 0 to 6, separated by spaces")
         _saved(rolls, rolls.add(frame, values), values)
 
 
@@ -161,6 +167,7 @@ def _rolls_on_the_web(folder: Path, config: Config, camera: Camera) -> None:
         grab=lambda: _frame(camera),
         read=lambda frame: read_dice(frame, profile, config.reader.expect),
         rolls=rolls,
+        dice=config.reader.expect,
         on_saved=lambda name, values: _saved(rolls, name, values),
     )
     listen = listen_on(config)

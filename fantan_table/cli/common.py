@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from decimal import Decimal
 from fractions import Fraction
@@ -15,6 +16,7 @@ from ..errors import FantanError
 
 if TYPE_CHECKING:
     from ..table.wiring.config import Config
+    from ..vision.dataset import Sample
     from ..vision.profile import Profile
 
 
@@ -82,6 +84,27 @@ def percent_of(rate: float) -> str:
 
 def print_json(obj: Any) -> None:
     print(json.dumps(obj, ensure_ascii=False))
+
+
+MISCOUNTED_NAMED = 5
+"""Pictures named in a warning of labels with another number of dice than --expect: the rest are counted."""
+
+
+def warn_miscounted(samples: Sequence[Sample], expect: int | None) -> None:
+    """Say on stderr which labels give another number of dice than ``--expect`` (a typing slip at capture, most
+    often): the reader is then judged, or tuned, against a roll the table never shakes."""
+    if not expect:
+        return
+    odd = [s for s in samples if len(s.values) != expect]
+    if not odd:
+        return
+    named = ", ".join(f"{s.image.name} ({len(s.values)})" for s in odd[:MISCOUNTED_NAMED])
+    more = f" and {len(odd) - MISCOUNTED_NAMED} more" if len(odd) > MISCOUNTED_NAMED else ""
+    print(
+        f"warning: {len(odd)} label(s) in {odd[0].image.parent / 'labels.csv'} give another number of dice than "
+        f"--expect {expect}: {named}{more}; correct them unless the picture really shows that many",
+        file=sys.stderr,
+    )
 
 
 def load_reader_profile(path: Path | None) -> Profile:

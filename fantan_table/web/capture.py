@@ -41,6 +41,8 @@ class CaptureSession:
     grab: Callable[[], np.ndarray]
     read: Callable[[np.ndarray], Reading]
     rolls: RollFolder
+    dice: int | None = None
+    """How many dice a roll holds (the config's [reader] expect): a label of another count is refused."""
     key: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     on_saved: Callable[[str, tuple[int, ...]], None] = lambda name, values: None
     requests: RateLimiter = field(default_factory=lambda: RateLimiter(rate=10, burst=30))
@@ -71,6 +73,8 @@ class CaptureSession:
 
     def save(self, shot: str, values: tuple[int, ...]) -> str:
         """Label a picture once: it leaves the waiting pictures as it is saved, so a double tap saves it once."""
+        if self.dice is not None and len(values) != self.dice:
+            raise Refusal(400, f"a roll is {self.dice} dice ([reader] expect): give one value for each (got {len(values)})")
         with self._lock:
             taken = self._shots.pop(shot, None)
         if taken is None:

@@ -171,3 +171,13 @@ def test_a_place_that_cannot_take_the_pictures_is_refused_before_the_prompt(
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
     assert asked == []  # said before the person cleared the table or rolled
+
+
+def test_a_roll_typed_with_another_number_of_dice_is_asked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    config = camera_config(tmp_path, 1)  # [reader] expect: 4 by default
+    answer(monkeypatch, "\n1 2\n1 2 3 4\nq\n")
+    assert main(["capture", "rolls", str(tmp_path / "rolls"), "--config", str(config)]) == 0
+    assert "a roll is 4 dice ([reader] expect): type each one's value" in capsys.readouterr().out
+    assert [s.values for s in read_labels(tmp_path / "rolls")] == [(1, 2, 3, 4)]

@@ -4,6 +4,7 @@ traceback, and nothing done before it is said."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,27 @@ def test_a_card_demo_starts_with_the_chips_given_even_none(capsys: pytest.Captur
     final = json.loads(capsys.readouterr().out.splitlines()[-1])["final"]
     assert sum(final.values()) == 0  # chips only change hands: 0 each at the start, 0 in all at the end
     assert "a player starts with none or more" in refused(["demo", "--game", "sevens", "--chips", "-5"], capsys)
+
+
+def test_eval_and_calibrate_name_labels_with_another_number_of_dice(
+    two_rolls: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from fantan_table.vision.calibrate import CalibrationError
+
+    rolls = tmp_path / "rolls"
+    shutil.copytree(two_rolls, rolls)
+    (rolls / "boxes.json").unlink()  # it would contradict the label first
+    labels = (rolls / "labels.csv").read_text().splitlines()
+    name, values = labels[1].split(",")
+    labels[1] = f"{name},{values.split()[0]}"  # one die typed of four
+    (rolls / "labels.csv").write_text("\n".join(labels) + "\n")
+    warning = f"warning: 1 label(s) in {rolls / 'labels.csv'} give another number of dice than --expect 4: {name} (1)"
+    assert main(["eval", str(rolls), "--expect", "4"]) == 0
+    assert warning in capsys.readouterr().err
+
+    def stop(*args: object) -> None:
+        raise CalibrationError("stopped here")
+
+    monkeypatch.setattr("fantan_table.cli.calibrate.calibrate", stop)
+    assert main(["calibrate", "--images", str(rolls), "--out", str(tmp_path / "profile")]) == 2
+    assert warning in capsys.readouterr().err

@@ -17,13 +17,14 @@ from fantan_table.web.capture import KEY_HEADER, SHOTS_KEPT, CaptureSession, cre
 
 
 class Rig:
-    def __init__(self, folder: Path, grab=None) -> None:
+    def __init__(self, folder: Path, grab=None, dice: int | None = None) -> None:
         self.camera = SimulatedCamera(seed=5)
         self.saved: list[tuple[str, tuple[int, ...]]] = []
         self.session = CaptureSession(
             grab=grab or self.camera.settled_roll,
             read=lambda frame: read_dice(frame, expect=4),
             rolls=RollFolder(folder),
+            dice=dice,
             on_saved=lambda name, values: self.saved.append((name, values)),
         )
         self.client = TestClient(create_capture_app(self.session))
@@ -54,6 +55,16 @@ def test_a_roll_is_taken_guessed_corrected_and_saved(rig: Rig) -> None:
     assert sample.values == (0, 1, 2, 6)
     # the picture on disk is the one that was shown (JPEG both ways, so nearly the same pixels)
     assert sample.image.stat().st_size > 10_000
+
+
+def test_values_for_another_number_of_dice_than_the_table_shakes_are_refused(tmp_path: Path) -> None:
+    rig = Rig(tmp_path / "rolls", dice=4)
+    shot = rig.post("/api/shot", {}).json()["shot"]
+    short = rig.post("/api/rolls", {"shot": shot, "values": [1, 2]})
+    assert short.status_code == 400 and "a roll is 4 dice ([reader] expect): give one value for each (got 2)" in (
+        short.json()["error"]
+    )
+    assert rig.post("/api/rolls", {"shot": shot, "values": [1, 2, 3, 4]}).json()["saved"] == "roll_001.jpg"
 
 
 def test_a_picture_is_saved_once_and_a_bad_answer_keeps_it(rig: Rig) -> None:
