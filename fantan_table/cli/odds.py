@@ -7,6 +7,11 @@ import argparse
 from ..rules import PIECEPACK_FACES, RulesError, bet_odds, format_variants, open_distribution
 from .common import UsageError, percent, print_json
 
+FRACTION_WIDTH = 12
+"""The narrowest column of exact fractions: four dice's fit, and the table keeps its look for them."""
+GAP = 2
+"""Spaces between the EV column and the one before it, however long its fractions."""
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("odds", help="exact odds and expected value of every bet", description=__doc__)
@@ -54,14 +59,16 @@ def run(args: argparse.Namespace) -> int:
         )
         return 0
     print(f"{args.dice} dice with faces {','.join(map(str, faces))}: the chance of each open number (total mod 4)")
+    chances = max(FRACTION_WIDTH, *(len(str(chance)) for chance in distribution))  # apart for any --dice
     for number, chance in enumerate(distribution):
-        print(f"  open {number}   {str(chance):>12}   {percent(chance):>9}")
+        print(f"  open {number}   {str(chance):>{chances}}   {percent(chance):>9}")
     print()
     print("Expected value per $1 staked (below zero favours the bank)")
-    print(f"  {'bet':<18}{'needs variant':<18}{'wins or keeps':>14}{'EV':>14}{'EV %':>11}")
+    evs = GAP + max(FRACTION_WIDTH, *(len(str(o.ev)) for o in odds))
+    print(f"  {'bet':<18}{'needs variant':<18}{'wins or keeps':>14}{'EV':>{evs}}{'EV %':>11}")
     for o in odds:
         print(
             f"  {str(o.bet):<18}{format_variants(o.bet.required_variants):<18}"
-            f"{percent(o.win_chance, 2):>14}{str(o.ev):>14}{percent(o.ev, 3):>11}"
+            f"{percent(o.win_chance, 2):>14}{str(o.ev):>{evs}}{percent(o.ev, 3):>11}"
         )
     return 0

@@ -50,3 +50,13 @@ def test_output_cut_short_by_a_pipe_is_not_a_crash():
     script = Path(sys.executable).with_name("fantan-table")
     done = subprocess.run(f"'{script}' odds | head -1", shell=True, capture_output=True, text=True)
     assert done.stdout.startswith("4 dice") and "Traceback" not in done.stderr
+
+
+def test_odds_columns_stay_apart_for_any_number_of_dice(capsys):
+    """Fifty dice's fractions are 60 characters long: each column still has spaces before the next."""
+    assert main(["odds", "--dice", "50"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    chance = next(line for line in lines if line.startswith("  open 1"))
+    assert chance.split()[2].count("/") == 1 and chance.split()[3] == "25.0000%"
+    ev = next(line for line in lines if line.startswith("  number:1 "))
+    assert ev.split()[3].startswith("1/") and ev.split()[4] == "0.000%"
