@@ -30,5 +30,5 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UsageError(f"cannot write {args.csv}: {exc.strerror}") from None
     rows = len(table.rows) - 1  # the start aside: rounds, corrections, players joining and leaving
-    print(f"wrote {rows} rows after the start for {', '.join(table.columns)} to {args.csv}")
+    print(f"wrote {rows} row{'' if rows == 1 else 's'} after the start for {', '.join(table.columns)} to {args.csv}")
     return 0

@@ -209,3 +209,11 @@ def test_history_tells_who_won_the_roll_for_the_bank(tmp_path: Path, capsys: pyt
     assert "unknown command" not in done.stdout  # "no" declines typed dice; it is no command
     assert main(["history", "--state", str(tmp_path / "state")]) == 0
     assert "roll for the bank: Ann 8, Bob 4; Ann banked first" in capsys.readouterr().out
+
+
+def test_export_counts_one_row_as_one_row(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    state = tmp_path / "state"
+    assert main(["demo", "--rounds", "1", "--state", str(state), "--hand-entered", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["export", "--state", str(state), "--csv", str(tmp_path / "pad.csv")]) == 0
+    assert capsys.readouterr().out.startswith("wrote 1 row after the start for ")
