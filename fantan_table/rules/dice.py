@@ -29,7 +29,7 @@ class DiceInUse:
         """Refuse, saying what to type, values that cannot be a roll of these dice."""
         wanted = f"{self.count} dice" if self.count is not None else f"1 to {MAX_SHAKEN} dice"
         if self.count is not None and len(values) != self.count or not 1 <= len(values) <= MAX_SHAKEN:
-            raise DiceError(f"the table shakes {wanted}: give one face for each (got {len(values)})")
+            raise DiceError(f"a roll at this table is {wanted}: give one face for each (got {len(values)})")
         odd = [v for v in values if type(v) is not int or v not in self.faces]
         if odd:
             faces = " ".join(map(str, self.faces))

@@ -134,7 +134,7 @@ def test_dice_typed_at_the_console_are_checked_and_settle_only_after_yes(tmp_pat
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "refused: 9 is not a face of these dice" in out and "refused: the table shakes 4 dice" in out
+    assert "refused: 9 is not a face of these dice" in out and "refused: a roll at this table is 4 dice" in out
     assert "dice 1 2 3 3 = 9: open 1. Settle on them? (yes)" in out
     assert "the dice typed were not settled" in out and "round 1, closed" in out  # "status" is not "yes"
     assert "display: Round 1 | dice 1 2 3 3 = 9 | OPEN 1" in out
@@ -217,3 +217,21 @@ def test_export_counts_one_row_as_one_row(tmp_path: Path, capsys: pytest.Capture
     capsys.readouterr()
     assert main(["export", "--state", str(state), "--csv", str(tmp_path / "pad.csv")]) == 0
     assert capsys.readouterr().out.startswith("wrote 1 row after the start for ")
+
+
+def test_the_console_says_what_a_mistyped_command_should_hold(tmp_path: Path) -> None:
+    done = run_table(
+        config_file(tmp_path),
+        'press bogus\nbet Ann number:1 abc\nshake 1 2 x 3\npress no_more_bets\ndice 1 2 y 3\ndice 1 2\ncorrect one "1 2 3 3" a slip\n'
+        'correct 1 "1 2 z 3" a slip\nquit\n',
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "refused: 'bogus' is no button: press one of no_more_bets, read, next_round, raid, confirm" in out
+    assert "refused: COINS is a whole number, e.g. 2 (got 'abc')" in out
+    assert "refused: each face is a whole number, e.g. 2 (got 'x')" in out
+    assert "refused: each face is a whole number, e.g. 2 (got 'y')" in out
+    assert "refused: a roll at this table is 4 dice: give one face for each (got 2)" in out
+    assert "refused: N (the round) is a whole number, e.g. 2 (got 'one')" in out
+    assert "refused: each face is a whole number, e.g. 2 (got 'z')" in out
+    assert "invalid literal" not in out and "shakes" not in out

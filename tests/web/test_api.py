@@ -393,9 +393,9 @@ def test_a_short_bank_pays_in_proportion_and_the_page_says_so(rig: Rig) -> None:
     "values, why",
     [
         ([1, 2, 3, 9], "9 is not a face of these dice"),
-        ([1, 2], "the table shakes 4 dice"),
-        ([0, 1, 2, 3, 4], "the table shakes 4 dice"),
-        ([6] * 9, "the table shakes 4 dice"),
+        ([1, 2], "a roll at this table is 4 dice"),
+        ([0, 1, 2, 3, 4], "a roll at this table is 4 dice"),
+        ([6] * 9, "a roll at this table is 4 dice"),
         ([1, 2, -1, 3], "-1 is not a face"),
     ],
 )

@@ -486,7 +486,7 @@ def test_odd_requests_are_answered_400_never_500(rig: Rig) -> None:
 def test_the_simulated_cup_takes_only_the_tables_dice(rig: Rig) -> None:
     rig.login()
     reply = rig.post("/api/sim/shake", {"values": [1] * 35})
-    assert reply.status_code == 400 and "the table shakes 4 dice" in reply.json()["error"]
+    assert reply.status_code == 400 and "a roll at this table is 4 dice" in reply.json()["error"]
     assert rig.ctx.owner.fault is None and rig.post("/api/sim/shake", {"values": [1, 2, 3, 4]}).status_code == 200
 
 

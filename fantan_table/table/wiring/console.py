@@ -99,20 +99,20 @@ class Console:
     def _run(self, command: str, args: list[str]) -> None:
         sim, camera, owner = self.devices.simulator, self.devices.sim_camera, self.owner
         if command in ("bet", "take") and len(args) in (2, 3):
-            player, bet, coins = args[0], args[1], int(args[2]) if len(args) == 3 else 1
+            player, bet, coins = args[0], args[1], _whole(args[2], "COINS") if len(args) == 3 else 1
             if command == "bet":
                 owner.call(lambda night: night.fantan.place(player, bet, coins))
             else:
                 owner.call(lambda night: night.fantan.remove(player, bet, coins))
         elif command == "press" and len(args) == 1 and sim is not None:
-            button = ButtonName(args[0])
+            button = _button(args[0])
             version = owner.view.version
             owner.call(lambda _: sim.press(button))
             self._wait(lambda: owner.view.version != version, seconds=1.0)
         elif command == "hold" and args == ["next_round"] and sim is not None:
             sim.hold(ButtonName.NEXT_ROUND, self.hold_seconds)
         elif command == "shake" and camera is not None:
-            faces = [int(a) for a in args] if args else None
+            faces = [_whole(a, "each face") for a in args] if args else None
             rolled = owner.call(lambda _: camera.shake(faces))
             self._say(f"the cup is down over {len(rolled)} dice")
             return
@@ -122,10 +122,10 @@ class Console:
             self._say("the cup is lifted")
             self._wait(lambda: _rolls_read(owner) != before)
         elif command == "dice" and args and owner.view.plays == TENS.name:
-            self._typed_roll([int(a) for a in args])
+            self._typed_roll([_whole(a, "each face") for a in args])
             return
         elif command == "dice" and args:
-            values = [int(a) for a in args]
+            values = [_whole(a, "each face") for a in args]
             owner.call(lambda night: night.fantan.dice.check(values))
             draw = owner.view.state.game.draw
             roller = draw.to_roll if owner.view.state.stage is Stage.CHOOSING and draw is not None else None
@@ -136,7 +136,8 @@ class Console:
                 self._say(f"dice {' '.join(args)} = {sum(values)}: open {open_number(values)}. Settle on them? (yes)")
             return
         elif command == "correct" and len(args) >= 3:
-            number, values, why = int(args[0]), [int(v) for v in args[1].replace(",", " ").split()], " ".join(args[2:])
+            number, why = _whole(args[0], "N (the round)"), " ".join(args[2:])
+            values = [_whole(v, "each face") for v in args[1].replace(",", " ").split()]
             was = owner.call(lambda night: night.fantan.settled_on(number, values))
             self._typed = lambda night: night.fantan.correct(number, values, "the console", why)
             self._say(
@@ -216,6 +217,23 @@ class Console:
 
     def _say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+
+def _whole(text: str, what: str) -> int:
+    """A number typed at the console; otherwise a refusal naming what must be a whole number."""
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"{what} is a whole number, e.g. 2 (got {text!r})") from None
+
+
+def _button(text: str) -> ButtonName:
+    """A button by its name; otherwise a refusal listing the buttons there are."""
+    try:
+        return ButtonName(text)
+    except ValueError:
+        names = ", ".join(b.value for b in ButtonName)
+        raise ValueError(f"{text!r} is no button: press one of {names}") from None
 
 
 def _rolls_read(owner: Owner) -> tuple[object, ...]:
