@@ -36,7 +36,9 @@ def output_folder(path: Path, option: str) -> Path:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UsageError(f"{option} {path}: cannot make that folder ({exc.strerror}); give one you may write in") from None
+        raise UsageError(
+            f"{option} {path}: cannot make that folder ({exc.strerror}); give one you may write in"
+        ) from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise UsageError(f"{option} {path}: this user may not write in that folder; give one you may write in")
     return path

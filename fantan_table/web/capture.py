@@ -74,7 +74,9 @@ class CaptureSession:
     def save(self, shot: str, values: tuple[int, ...]) -> str:
         """Label a picture once: it leaves the waiting pictures as it is saved, so a double tap saves it once."""
         if self.dice is not None and len(values) != self.dice:
-            raise Refusal(400, f"a roll is {self.dice} dice ([reader] expect): give one value for each (got {len(values)})")
+            raise Refusal(
+                400, f"a roll is {self.dice} dice ([reader] expect): give one value for each (got {len(values)})"
+            )
         with self._lock:
             taken = self._shots.pop(shot, None)
         if taken is None:
