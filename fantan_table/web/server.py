@@ -104,7 +104,14 @@ class WebServer:
         except (OSError, ValueError) as exc:
             raise OSError(f"the page cannot serve HTTPS with [web] tls_certificate and tls_key: {exc}") from None
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="web", daemon=True)
+        self._thread = threading.Thread(target=self._serve, name="web", daemon=True)
+
+    def _serve(self) -> None:
+        try:
+            self._server.run()
+        except SystemExit:  # uvicorn ends its thread so when it cannot listen: start() says why in one line
+            if self._server.started:
+                raise  # after the start it is a fault like any other thread's end
 
     def start(self, timeout: float = 10.0) -> None:
         self._thread.start()

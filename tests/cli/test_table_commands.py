@@ -235,3 +235,19 @@ def test_the_console_says_what_a_mistyped_command_should_hold(tmp_path: Path) ->
     assert "refused: N (the round) is a whole number, e.g. 2 (got 'one')" in out
     assert "refused: each face is a whole number, e.g. 2 (got 'z')" in out
     assert "invalid literal" not in out and "shakes" not in out
+
+
+def test_a_port_in_use_is_said_in_one_line_without_a_fault(tmp_path: Path) -> None:
+    """uvicorn ends its thread with SystemExit when it cannot listen: no fault, no traceback, just the reason."""
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        config = config_file(tmp_path)
+        port = taken.getsockname()[1]
+        config.write_text(config.read_text().replace("port = 0", f"port = {port}"))  # sim: 127.0.0.1
+        done = run_table(config, "quit\n")
+    assert done.returncode == 1
+    assert "the web page could not start: is the port already in use?" in done.stderr
+    assert "Traceback" not in done.stderr and "fault" not in done.stderr
