@@ -124,3 +124,21 @@ def test_eval_and_calibrate_name_labels_with_another_number_of_dice(
     monkeypatch.setattr("fantan_table.cli.calibrate.calibrate", stop)
     assert main(["calibrate", "--images", str(rolls), "--out", str(tmp_path / "profile")]) == 2
     assert warning in capsys.readouterr().err
+
+
+def test_a_missing_certificate_is_named_by_config_and_run_before_a_night_begins(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = tmp_path / "state"
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'hardware = "sim"\nstate_dir = "{state}"\n[web]\nport = 0\ntls_certificate = "/nope.crt"\ntls_key = "tls.key"\n'
+    )
+    said = f"{config}: [web] tls_certificate: no such file /nope.crt: give the PEM file's path"
+    assert said in refused(["config", "--config", str(config)], capsys)
+    assert said in refused(["run", "--config", str(config), "--no-console"], capsys)
+    assert not state.exists()  # no night begun
+    (tmp_path / "nope.crt").write_text("a certificate\n")
+    config.write_text(config.read_text().replace("/nope.crt", "nope.crt"))
+    missing_key = f"[web] tls_key: no such file {tmp_path / 'tls.key'}"
+    assert missing_key in refused(["config", "--config", str(config)], capsys)

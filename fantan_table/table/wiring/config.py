@@ -645,6 +645,8 @@ def load_config(path: Path | None, hardware: Hardware | None = None) -> Config:
         raise ConfigFileError(f"{where}: [web] tls_certificate and tls_key go together: give both, or neither")
     for name in ("tls_certificate", "tls_key"):
         web[name] = _relative_to(path, web[name]) if web[name] else ""
+        if web[name] and _missing(Path(web[name])):  # said now, not once a night has begun and the page starts
+            raise ConfigFileError(f"{where}: [web] {name}: no such file {web[name]}: give the PEM file's path")
     if web["base_url"] and not web["base_url"].startswith(("http://", "https://")):
         raise ConfigFileError(f"{where}: [web] base_url must start with http:// or https:// (got {web['base_url']!r})")
     buttons, leds = values("panel.buttons"), values("panel.leds")
@@ -679,6 +681,15 @@ def load_config(path: Path | None, hardware: Hardware | None = None) -> Config:
 def _read(path: Path) -> dict[tuple[str, str], Any]:
     """The file's values by (section, key), each checked against its declaration."""
     return read_settings(path, KEYS, ConfigFileError, "config file (copy config.example.toml from the repository)")
+
+
+def _missing(file: Path) -> bool:
+    """No file at ``file``. One this user may not look at (the key, readable by the table's user only) is not
+    said missing: the page says what it finds when it starts."""
+    try:
+        return not file.is_file()
+    except PermissionError:
+        return False
 
 
 def _relative_to(config_path: Path | None, value: str) -> str:
