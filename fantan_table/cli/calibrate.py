@@ -35,7 +35,7 @@ from ..vision.annotate import annotate
 from ..vision.calibrate import MIN_PICTURES, CalibrationError, Picture, Result, calibrate, learn_faces
 from ..vision.dataset import DatasetError, read_labels
 from ..vision.evaluate import MISSED, Report
-from ..vision.profile import save_profile
+from ..vision.profile import LEARNED, Profile, save_profile
 from .common import UsageError, load_reader_profile, output_folder, percent_of, print_json, warn_miscounted
 
 FIT_EXACT = 0.95
@@ -200,7 +200,7 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> None:
     if result.profile.faces is not None:
         faces_name = "faces.npz"
         result.profile.faces.save(out / faces_name)
-    save_profile(result.profile, out, empty_name, faces_name)
+    _say_which_finder_reads(save_profile(result.profile, out, empty_name, faces_name), result.profile)
     cv2.imwrite(str(out / "confusion.png"), _confusion_picture(result.holdout))
     mistakes = out / "mistakes"
     shutil.rmtree(mistakes, ignore_errors=True)
@@ -209,6 +209,22 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> None:
         cv2.imwrite(str(mistakes / (Path(picture.name).stem + ".jpg")), annotate(picture.frame, reading))
     (out / "report.json").write_text(json.dumps(_summary(result, args), indent=2), encoding="utf-8")
     (out / "report.html").write_text(_html(result, unfit), encoding="utf-8")
+
+
+OUTLINES_READ_LEARNED_FACES = (
+    "# Not used while this profile has learned faces ([faces] model): they were learned in the outlines' boxes, so\n"
+    '# the reader finds the dice by their outlines (as with finder = "shapes"), by the [table] and [dice] thresholds.\n'
+)
+
+
+def _say_which_finder_reads(written: Path, profile: Profile) -> None:
+    """A comment above ``finder = "learned"`` in a profile with learned faces: the reader then uses the outlines'
+    boxes whatever the key says (reader._by_network), and the file should not tell its reader otherwise."""
+    if profile.faces is None or profile.finder != LEARNED:
+        return
+    text = written.read_text(encoding="utf-8")
+    key = f'finder = "{LEARNED}"\n'
+    written.write_text(text.replace(key, OUTLINES_READ_LEARNED_FACES + key, 1), encoding="utf-8")
 
 
 def _confusion_picture(report: Report) -> np.ndarray:
