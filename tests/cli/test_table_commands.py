@@ -222,8 +222,8 @@ def test_export_counts_one_row_as_one_row(tmp_path: Path, capsys: pytest.Capture
 def test_the_console_says_what_a_mistyped_command_should_hold(tmp_path: Path) -> None:
     done = run_table(
         config_file(tmp_path),
-        'press bogus\nbet Ann number:1 abc\nshake 1 2 x 3\npress no_more_bets\ndice 1 2 y 3\ndice 1 2\ncorrect one "1 2 3 3" a slip\n'
-        'correct 1 "1 2 z 3" a slip\nquit\n',
+        "press bogus\nbet Ann number:1 abc\nshake 1 2 x 3\npress no_more_bets\ndice 1 2 y 3\ndice 1 2\n"
+        'correct one "1 2 3 3" a slip\ncorrect 1 "1 2 z 3" a slip\nquit\n',
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout

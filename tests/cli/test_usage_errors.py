@@ -132,7 +132,8 @@ def test_a_missing_certificate_is_named_by_config_and_run_before_a_night_begins(
     state = tmp_path / "state"
     config = tmp_path / "config.toml"
     config.write_text(
-        f'hardware = "sim"\nstate_dir = "{state}"\n[web]\nport = 0\ntls_certificate = "/nope.crt"\ntls_key = "tls.key"\n'
+        f'hardware = "sim"\nstate_dir = "{state}"\n'
+        '[web]\nport = 0\ntls_certificate = "/nope.crt"\ntls_key = "tls.key"\n'
     )
     said = f"{config}: [web] tls_certificate: no such file /nope.crt: give the PEM file's path"
     assert said in refused(["config", "--config", str(config)], capsys)

@@ -61,8 +61,9 @@ def test_values_for_another_number_of_dice_than_the_table_shakes_are_refused(tmp
     rig = Rig(tmp_path / "rolls", dice=4)
     shot = rig.post("/api/shot", {}).json()["shot"]
     short = rig.post("/api/rolls", {"shot": shot, "values": [1, 2]})
-    assert short.status_code == 400 and "a roll is 4 dice ([reader] expect): give one value for each (got 2)" in (
-        short.json()["error"]
+    assert (
+        short.status_code == 400
+        and "a roll is 4 dice ([reader] expect): give one value for each (got 2)" in (short.json()["error"])
     )
     assert rig.post("/api/rolls", {"shot": shot, "values": [1, 2, 3, 4]}).json()["saved"] == "roll_001.jpg"
 
