@@ -96,11 +96,19 @@ def disagreeing(image: np.ndarray, boxes: Sequence[RotatedBox]) -> tuple[int, ..
         lean = _lean(image, boxes[i], table)
         if lean is not None:
             leans[i] = lean
+    return leaning_apart(image.shape, boxes, leans)
+
+
+def leaning_apart(shape: tuple[int, ...], boxes: Sequence[RotatedBox], leans: dict[int, np.ndarray]) -> tuple[int, ...]:
+    """The dice (indices in ``boxes``) whose ``leans`` (unit vectors: the way each die's side faces show) no one
+    camera could give them all, or ``()``: no nadir, in or around a frame of ``shape`` or far beyond it, lies within
+    ``CONE_DEG`` of every lean. Names the first pair that disagree, else every die with a lean when only three or
+    more together do."""
     weighed = sorted(leans)
     if len(weighed) < 2:
         return ()
     near = _near_the_dice([boxes[i] for i in weighed], [leans[i] for i in weighed])
-    places = np.vstack([_nadirs(*image.shape[:2]), near])
+    places = np.vstack([_nadirs(*shape[:2]), near])
     # for each die weighed: which places and which far directions lie within CONE_DEG of its lean
     within = {i: _within(boxes[i][0], leans[i], places, _DIRECTIONS_TRIED) for i in weighed}
     for a, b in ((a, b) for n, a in enumerate(weighed) for b in weighed[n + 1 :]):

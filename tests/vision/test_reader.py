@@ -1489,6 +1489,78 @@ def test_wooden_dev_rolls_with_a_side_face_found_weakly_are_unsure():
         assert "in the picture turned a quarter" in reading.message and "a side face?" in reading.message, seed
 
 
+# -- second faces beside the dice: which way their side faces lie -----------------------------------------------
+def _with_second_faces(monkeypatch, faces):
+    """A roll of dice read at (100, 100), (300, 100) and (500, 100), side 40, each found at 0.8, and the network's
+    peaks beside them: ``faces`` maps a die's index to its second face's offset (in sides) and score."""
+    from fantan_table.vision.finder import FoundDie
+
+    xs = (100.0, 300.0, 500.0)
+    peaks = [FoundDie(((x, 100.0), (40.0, 40.0), 0.0), 0.8) for x in xs]
+    for i, ((dx, dy), score) in faces.items():
+        peaks.append(FoundDie(((xs[i] + 40 * dx, 100.0 + 40 * dy), (40.0, 40.0), 0.0), score))
+    monkeypatch.setattr(reader, "builtin_finder", lambda: finder_of(peaks))
+    values = (5, 1, 1)
+    dice = tuple(
+        reader.DieReading(v, (x, 100.0), ((x, 100.0), (40.0, 40.0), 0.0), 1.0) for v, x in zip(values, xs, strict=True)
+    )
+    return reader.Reading(Status.OK, dice)
+
+
+FRAME = np.zeros((400, 600, 3), np.uint8)
+
+
+def test_second_faces_on_sides_no_camera_shows_leave_the_roll_unsure(monkeypatch):
+    """dice-photos train dice_46 in warmer light (DEV): a webcam at a slant; the network boxed a die's front face (a
+    5) over its top face (a 1) above it, while the other dice's second faces, their front faces, lie below them."""
+    ok = _with_second_faces(monkeypatch, {0: ((0.0, -0.7), 0.6), 1: ((0.1, 0.75), 0.3)})
+    reading = reader._unless_faces_beside_disagree(FRAME, (0, 0), ok)
+    assert reading.status is Status.UNSURE and reading.dice == ok.dice
+    assert reading.message == (
+        "the network sees second faces beside the dice at (100, 100), (300, 100) on sides no one camera shows: a side"
+        " face boxed as a die? roll again"
+    )
+
+
+@pytest.mark.parametrize(
+    "faces",
+    [
+        {0: ((0.0, 0.7), 0.6), 1: ((0.1, 0.75), 0.3), 2: ((-0.1, 0.7), 0.5)},  # all towards a camera below the frame
+        {0: ((0.7, 0.0), 0.6), 2: ((-0.7, 0.0), 0.6)},  # towards a camera over (300, 100): each way, one place
+        {0: ((0.0, -0.7), 0.6), 1: ((0.1, 0.75), reader.FACE_BESIDE * 0.8 - 0.01)},  # too weak to be a face
+        {0: ((0.0, -0.7), 0.6), 1: ((0.1, 0.45), 0.6)},  # within the die itself: its own box, not a second face
+        {0: ((0.0, -0.7), 0.6)},  # one die's second face: nothing to weigh it against
+    ],
+    ids=["one way", "towards one place", "weak", "inside", "one"],
+)
+def test_second_faces_one_camera_could_show_leave_the_roll_as_it_was(monkeypatch, faces):
+    ok = _with_second_faces(monkeypatch, faces)
+    assert reader._unless_faces_beside_disagree(FRAME, (0, 0), ok) is ok
+
+
+def test_second_faces_are_weighed_in_a_region_of_interest(monkeypatch):
+    """The network looks at the region; the dice read lie in the picture's pixels."""
+    ok = _with_second_faces(monkeypatch, {0: ((0.0, -0.7), 0.6), 1: ((0.1, 0.75), 0.3)})
+    shifted = reader.Reading(
+        Status.OK,
+        tuple(
+            reader.DieReading(d.value, (d.center[0] + 30, d.center[1] + 20), outlines.shift(d.box, (30, 20)), 1.0)
+            for d in ok.dice
+        ),
+    )
+    assert reader._unless_faces_beside_disagree(FRAME, (30, 20), shifted).status is Status.UNSURE
+
+
+def test_dev_rolls_with_a_side_face_boxed_over_a_top_face_are_unsure():
+    """Through the whole reader with the count: stress DEV 621952 and wooden DEV 658337 read ok and wrong so."""
+    from fantan_table.vision.stress import stress_scene
+
+    for seed, wooden in ((621952, False), (658337, True)):
+        reading = read_dice(stress_scene(seed, wooden=wooden).image, expect=4)
+        assert reading.status is Status.UNSURE, seed
+        assert "second faces beside the dice" in reading.message, seed
+
+
 @pytest.mark.parametrize(
     ("expect", "asked"), [(None, ["_unless_missed"]), (2, ["_unless_stood_in", "_unless_lost_when_turned"])]
 )

@@ -208,9 +208,13 @@ def test_a_real_white_die_boxed_on_its_front_face_is_told_from_the_dice_boxed_on
 
 
 def test_that_die_no_longer_makes_a_sure_and_wrong_reading(monkeypatch):
-    """With SECOND_OPINION_SURE at 0.98 (a trial, not kept) two_29 read ok as 2 2 4: the side face is now a doubt."""
+    """With SECOND_OPINION_SURE at 0.98 (a trial, not kept) two_29 read ok as 2 2 4: the side face is now a doubt,
+    both by the network's second faces beside the dice (``reader.FACE_BESIDE``) and, without those, by the dice's
+    colour beyond their boxes."""
     image, truth = _two_29()
     monkeypatch.setattr(reader, "SECOND_OPINION_SURE", 0.98)
+    assert "second faces beside the dice" in read_dice(image, None, len(truth)).message
+    monkeypatch.setattr(reader, "_unless_faces_beside_disagree", lambda frame, origin, reading: reading)
     reading = read_dice(image, None, len(truth))
     assert reading.status is Status.UNSURE
     assert "side faces as no one camera could" in reading.message
