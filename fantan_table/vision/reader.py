@@ -496,22 +496,20 @@ def _unless_faces_beside_disagree(frame: np.ndarray, origin: tuple[int, int], re
     if len(reading.dice) < 2:
         return reading
     read = _places_read(reading, origin)
-    found = builtin_finder().find(frame, FILL_FOUND)  # every peak a die may be read from
-    own = [max((p.score for p in found if math.dist(p.box[0], c) < SAME_DIE * side), default=None) for c, side in read]
-    if sum(score is not None for score in own) < 2:
-        return reading
-    least = FACE_BESIDE * min(score for score in own if score is not None)
-    peaks = builtin_finder().find(frame, least)
+    # one look at the peaks, down to the least a second face can score (every die is read from FILL_FOUND up)
+    peaks = builtin_finder().find(frame, FACE_BESIDE * FILL_FOUND)
+    nearest = [min(range(len(read)), key=lambda j: math.dist(p.box[0], read[j][0])) for p in peaks]
     leans: dict[int, np.ndarray] = {}
-    for i, ((centre, side), score) in enumerate(zip(read, own, strict=True)):
-        if score is None:
+    for i, (centre, side) in enumerate(read):
+        own = [p.score for p in peaks if p.score >= FILL_FOUND and math.dist(p.box[0], centre) < SAME_DIE * side]
+        if not own:
             continue  # an outline's box the network saw no die in: nothing to weigh a second face against
         beside = [
             p
-            for p in peaks
-            if SAME_DIE * side <= math.dist(p.box[0], centre) < ANOTHER_DIE * side
-            and p.score >= FACE_BESIDE * score
-            and min(range(len(read)), key=lambda j: math.dist(p.box[0], read[j][0])) == i
+            for p, near in zip(peaks, nearest, strict=True)
+            if near == i
+            and SAME_DIE * side <= math.dist(p.box[0], centre) < ANOTHER_DIE * side
+            and p.score >= FACE_BESIDE * max(own)
         ]
         if beside:
             second = max(beside, key=lambda p: p.score).box[0]
