@@ -54,7 +54,7 @@ from .profile import LEARNED, Profile
 from .quantiles import median, percentile
 from .slant import disagreeing, leaning_apart
 from .table_colours import dice_area, printed
-from .topface import NO_ROUND_PIPS, RotatedBox, read_top_face
+from .topface import MOST_PIPS, NO_ROUND_PIPS, RotatedBox, read_top_face
 
 FACE_PX = 64
 """The side of the square crop a top face is scaled to for counting pips."""
@@ -1637,8 +1637,6 @@ OFF_PATTERN = 0.25
 widths), lies where no face has a pip (corners aside, where the table shows): the box must be off."""
 PIPS_ALIKE = 0.5
 """A face's pips are all one size: a candidate under this share of the largest is glare, not a pip."""
-MOST_PIPS = 6
-"""The most pips a face has."""
 
 
 def _pips_of(
