@@ -1052,6 +1052,33 @@ def test_a_count_the_classifier_gives_less_than_contradicted_among_its_faces_is_
     assert reader._with_classifier(counted, _probabilities(p3=0.01, p2=0.99), 0.0) == counted  # 0: off
 
 
+def test_a_count_the_classifier_is_split_on_is_unsure_by_default():
+    """Stress DEV 633094's purple 2, its glint counted as a middle pip: the classifier 0.55 of a 3, 0.44 of a 2.
+    The default asks a clear majority; a count the classifier gives most of its faces' probability stands."""
+    counted = (3, 0.63, None)
+    split = _probabilities(p3=0.552, p2=0.439, none=0.009)
+    value, _, problem = reader._with_classifier(counted, split, Profile().contradicted)
+    assert value is None and problem == "3 pips counted, the learned classifier only 56% sure of it among the faces"
+    assert reader._with_classifier(counted, split, 0.5) == counted  # a bare majority is not enough to doubt it
+    clear = _probabilities(p3=0.64, p2=0.35, none=0.01)  # the lowest share of a right die on DEV
+    assert reader._with_classifier(counted, clear, Profile().contradicted) == counted
+
+
+def test_a_dev_roll_with_a_glint_counted_as_a_pip_is_unsure():
+    """Through the whole reader with the count: stress DEV 633094 read ok and wrong (a 2 read as a 3) while the
+    default ``contradicted`` was 0.05. The network's boxes already doubt the 2 (the classifier sees a 2 first there);
+    the outlines' box, read next, gave the split count that stood."""
+    from fantan_table.vision.stress import stress_scene
+
+    scene = stress_scene(633094)
+    reading = read_dice(scene.image, expect=4)
+    assert reading.status is Status.UNSURE
+    without = read_dice(scene.image, Profile(contradicted=0.05), expect=4)
+    if without.status is Status.OK:  # nothing else doubts the roll on this OpenCV: the split classifier must
+        assert sorted(without.values) != sorted(scene.values)  # what it guards against
+        assert "3 pips counted, " in reading.message  # the 2 (at about (530, 515)) is the doubted die
+
+
 @pytest.mark.parametrize(
     ("probabilities", "seen"),
     [
