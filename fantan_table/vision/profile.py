@@ -367,6 +367,8 @@ def _read_classifier(file: Path, where: str) -> FaceClassifier:
 
 
 def _read_empty(file: Path, where: str) -> np.ndarray:
+    if not file.is_file():  # asked first: OpenCV would print a warning of its own above our message
+        raise ProfileError(f"{where}: no empty-table picture {file}: take one with `fantan-table capture empty`")
     frame = cv2.imread(str(file), cv2.IMREAD_COLOR)
     if frame is None:
         raise ProfileError(f"{where}: cannot read the empty-table picture {file}")

@@ -34,14 +34,18 @@ def write(tmp_path, text):
         ("[pips]\ntop_face = [0.45, 0.5]", "[pips] top_face: out of range"),
         ("[reader]\nwork_width = 64.5", "[reader] work_width: must be a whole number"),
         ("[table]\nroi = [10, 10, 5, 50]", "[table] roi: out of range"),
-        ('[table]\nempty = "nope.png"', "cannot read the empty-table picture"),
+        ('[table]\nempty = "nope.png"', "no empty-table picture"),
+        ('[table]\nempty = "broken.png"', "cannot read the empty-table picture"),
     ],
 )
-def test_bad_profiles_name_the_file_and_key(tmp_path, text, message):
+def test_bad_profiles_name_the_file_and_key(tmp_path, capfd, text, message):
+    (tmp_path / "broken.png").write_bytes(b"not a picture")
     path = write(tmp_path, text)
     with pytest.raises(ProfileError) as info:
         load_profile(path)
     assert str(path) in str(info.value) and message in str(info.value)
+    if "nope.png" in text:  # a missing picture is ours to say, without OpenCV's warning above it
+        assert "imread" not in capfd.readouterr().err
 
 
 def test_missing_profile(tmp_path):
