@@ -25,9 +25,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--game", choices=("fantan", "sevens", "tens"), default="fantan", help="which game (default fantan)")
     p.add_argument("--rounds", type=int, default=10, metavar="N", help="rounds to play (default 10)")
     p.add_argument("--hands", type=int, default=5, metavar="N", help="hands of sevens or tens (default 5)")
-    p.add_argument(
-        "--chips", type=int, metavar="N", help="each player's chips to start a card game (default: 001's 50)"
-    )
+    p.add_argument("--chips", type=int, metavar="N", help="each player's chips to start sevens (default: 001's 50)")
     p.add_argument("--seed", type=int, default=1, metavar="S", help="the night's seed (default 1)")
     p.add_argument(
         "--players", type=int, default=4, choices=(2, 3, 4, 5, 6), help="bots at the table (default 4; Fan Tan 2-4)"
@@ -42,6 +40,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     if args.rounds < 1 or args.hands < 1:
         raise UsageError(f"--rounds and --hands must be at least 1 (got {args.rounds} and {args.hands})")
+    if args.chips is not None and args.game != "sevens":
+        raise UsageError(f"--chips is for sevens, played with a chip pool; {args.game} is played for money")
     if args.game == "fantan" and args.players > FANTAN_MOST_PLAYERS:
         raise UsageError(f"piecepack Fan Tan is for 2 to {FANTAN_MOST_PLAYERS} players (got {args.players})")
     with contextlib.ExitStack() as scratch:

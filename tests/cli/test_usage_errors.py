@@ -102,6 +102,13 @@ def test_a_card_demo_starts_with_the_chips_given_even_none(capsys: pytest.Captur
     assert "a player starts with none or more" in refused(["demo", "--game", "sevens", "--chips", "-5"], capsys)
 
 
+@pytest.mark.parametrize("game", ["fantan", "tens"])
+def test_chips_are_refused_for_games_played_for_money(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Only sevens starts from a chip pool: elsewhere --chips was once ignored without a word."""
+    said = refused(["demo", "--game", game, "--chips", "20"], capsys)
+    assert f"--chips is for sevens, played with a chip pool; {game} is played for money" in said
+
+
 def test_eval_and_calibrate_name_labels_with_another_number_of_dice(
     two_rolls: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
