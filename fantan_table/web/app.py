@@ -152,7 +152,7 @@ def create_app(ctx: WebContext) -> FastAPI:
     serve_static(app)
 
     # -- the page --------------------------------------------------------------------------------------------
-    @app.get("/", response_class=HTMLResponse)
+    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)  # HEAD: link previews, uptime checks
     async def page(request: Request) -> Response:
         response = HTMLResponse(static_text("index.html"))
         token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)

@@ -117,7 +117,7 @@ def create_capture_app(session: CaptureSession) -> FastAPI:
     handle_refusals(app)
     serve_static(app)
 
-    @app.get("/", response_class=HTMLResponse)
+    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)  # HEAD: link previews, uptime checks
     async def page() -> Response:
         return HTMLResponse(static_text("capture.html"))
 

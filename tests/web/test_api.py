@@ -30,6 +30,8 @@ def test_the_page_sets_a_csrf_cookie_and_serves_its_assets(rig: Rig) -> None:
     assert rig.client.get("/static/style.css").status_code == 200
     assert rig.client.get("/static/../app.py").status_code == 404
     assert rig.client.get("/static/nope.js").status_code == 404
+    head = rig.client.head("/")  # a link preview or an uptime check asks only for the headers
+    assert head.status_code == 200 and head.headers["content-type"].startswith("text/html") and not head.content
 
 
 def test_the_state_is_public_and_knows_who_asks(rig: Rig) -> None:

@@ -110,6 +110,7 @@ def test_nothing_without_the_key(rig: Rig) -> None:
     assert rig.camera.rolls == 0
     page = rig.client.get("/")  # the page itself is no secret: it asks for the key it was opened with
     assert page.status_code == 200 and "capture.js" in page.text
+    assert rig.client.head("/").status_code == 200  # its headers alone, as a link preview asks
     assert rig.client.get("/static/capture.js").status_code == 200
 
 
