@@ -152,7 +152,8 @@ def create_app(ctx: WebContext) -> FastAPI:
     serve_static(app)
 
     # -- the page --------------------------------------------------------------------------------------------
-    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)  # HEAD: link previews, uptime checks
+    # HEAD for link previews and uptime checks; a page, not part of the API description (one operation per method)
+    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
     async def page(request: Request) -> Response:
         response = HTMLResponse(static_text("index.html"))
         token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)

@@ -117,7 +117,8 @@ def create_capture_app(session: CaptureSession) -> FastAPI:
     handle_refusals(app)
     serve_static(app)
 
-    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)  # HEAD: link previews, uptime checks
+    # HEAD for link previews and uptime checks; a page, not part of the API description (one operation per method)
+    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
     async def page() -> Response:
         return HTMLResponse(static_text("capture.html"))
 
