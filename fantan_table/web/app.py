@@ -63,6 +63,7 @@ from .http import (
     jpeg,
     json_body,
     over_budget,
+    page_route,
     serve_static,
     static_text,
     without_paths,
@@ -152,8 +153,7 @@ def create_app(ctx: WebContext) -> FastAPI:
     serve_static(app)
 
     # -- the page --------------------------------------------------------------------------------------------
-    # HEAD for link previews and uptime checks; a page, not part of the API description (one operation per method)
-    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
+    @page_route(app)
     async def page(request: Request) -> Response:
         response = HTMLResponse(static_text("index.html"))
         token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)

@@ -26,7 +26,18 @@ from ..devices.camera import CameraError
 from ..vision.annotate import annotate
 from ..vision.dataset import DatasetError, RollFolder
 from ..vision.reader import Reading
-from .http import Guarded, Refusal, error, handle_refusals, jpeg, json_body, over_budget, serve_static, static_text
+from .http import (
+    Guarded,
+    Refusal,
+    error,
+    handle_refusals,
+    jpeg,
+    json_body,
+    over_budget,
+    page_route,
+    serve_static,
+    static_text,
+)
 from .security import RateLimiter
 
 KEY_HEADER = "x-capture-key"
@@ -117,8 +128,7 @@ def create_capture_app(session: CaptureSession) -> FastAPI:
     handle_refusals(app)
     serve_static(app)
 
-    # HEAD for link previews and uptime checks; a page, not part of the API description (one operation per method)
-    @app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
+    @page_route(app)
     async def page() -> Response:
         return HTMLResponse(static_text("capture.html"))
 

@@ -12,6 +12,7 @@ import asyncio
 import json
 import logging
 import re
+from collections.abc import Callable
 from importlib import resources
 from typing import Any
 
@@ -19,7 +20,8 @@ import cv2
 import numpy as np
 from fastapi import FastAPI, Request, Response
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.types import DecoratedCallable
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -140,6 +142,13 @@ class Guarded:
             await send(message)
 
         return send_with_headers
+
+
+def page_route(app: FastAPI) -> Callable[[DecoratedCallable], DecoratedCallable]:
+    """The route of the page at ``/``: it answers HEAD as well as GET (a link preview or an uptime check asks for the
+    headers alone), and it is left out of the API description, where its two methods would be one operation
+    described twice (FastAPI warns of that)."""
+    return app.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse, include_in_schema=False)
 
 
 def serve_static(app: FastAPI) -> None:
