@@ -4,9 +4,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-# The old end of the supported range: Raspberry Pi OS bookworm's OpenCV and numpy (apt), as pip wheels.
+# The old end of the supported range: Raspberry Pi OS bookworm's OpenCV and numpy (apt), as pip wheels, and the
+# oldest ONNX Runtime supported.
 OLDCV      := .venv-oldcv
-OLDEST     := opencv-python-headless==4.6.0.66 numpy==1.24.4
+OLDEST     := opencv-python-headless==4.6.0.66 numpy==1.24.4 onnxruntime==1.19.0
 VISION_TESTS := tests/vision tests/devices/test_camera.py tests/cli/test_vision_cli.py
 # The suite on every core up to 4 (pytest-xdist), one test file per process at a time: a file's module fixtures
 # (a trained model, a rendered set) are then built once. It takes about 5 minutes on 2 cores, 9 on one.
@@ -39,7 +40,7 @@ $(OLDCV)/.installed: pyproject.toml
 	@touch $@
 
 test-oldcv: $(OLDCV)/.installed
-	$(OLDCV)/bin/python -c 'import cv2, numpy; print("OpenCV", cv2.__version__, "numpy", numpy.__version__)'
+	$(OLDCV)/bin/python -c 'import cv2, numpy, onnxruntime as o; print("OpenCV", cv2.__version__, "numpy", numpy.__version__, "ONNX Runtime", o.__version__)'
 	$(OLDCV)/bin/python -m pytest $(PARALLEL) $(VISION_TESTS)
 
 bench: $(STAMP)

@@ -1,4 +1,4 @@
-"""Train the learned die finder and export it to ONNX for ``cv2.dnn``.
+"""Train the learned die finder and export it to ONNX (run by ONNX Runtime, or ``cv2.dnn`` where it is missing).
 
     pip install -e '.[train]'      # PyTorch, for training only: the table never imports it
     python tools/train_dice_finder.py data --data ../shared/data --cache /tmp/finder-data

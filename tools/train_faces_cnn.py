@@ -1,4 +1,4 @@
-"""Train a built-in convolutional faces network and export it to ONNX for ``cv2.dnn``.
+"""Train a built-in convolutional faces network and export it to ONNX (run as ``vision/onnx_net.py`` says).
 
     pip install -e '.[train]'      # PyTorch, for training only: the table never imports it
     python tools/train_faces_cnn.py --data ../shared/data --out fantan_table/vision/models/faces-cnn-boxes-12k.onnx \

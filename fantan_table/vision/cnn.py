@@ -1,4 +1,4 @@
-"""A die's top face from its crop, by a small convolutional network that OpenCV's dnn module runs.
+"""A die's top face from its crop, by a small convolutional network (run as ``onnx_net`` says).
 
 It reads the same normalised crops as the numpy model of ``classifier`` (``die_crop``: ink and colour distance,
 marks positive) and gives the same calibrated probabilities over ``CLASSES``, so the reader can use either. A
@@ -6,25 +6,23 @@ convolution learns what a pip, a numeral or a tile's edge looks like anywhere in
 sees only fixed cells of gradients; trained with heavy augmentation it carries over better to unseen dice.
 
 The network is trained by ``tools/train_faces_cnn.py`` (PyTorch, the optional ``train`` extra) and exported to
-ONNX; the table itself needs only OpenCV, whose dnn module runs the file alike on the Pi's OpenCV 4.6 and on
-5.x. A JSON file beside it (same name, ``.json``) holds the calibration temperature, how it was made, and the
-network's SHA-256, so a network and a temperature fitted to another never go together.
+ONNX; the table runs the file with ONNX Runtime, or with OpenCV's dnn module where that is missing (``onnx_net``).
+A JSON file beside it (same name, ``.json``) holds the calibration temperature, how it was made, and the network's
+SHA-256, so a network and a temperature fitted to another never go together.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
-import cv2
 import numpy as np
 
 from .classifier import CHANNELS, CLASSES, CROP_PX, RETRAIN_CNN_HINT, FaceModelError, softmax
-from .onnx_net import read_onnx
+from .onnx_net import OnnxNet, OnnxNetError
 
 FORMAT_VERSION: Final = 1
 """Bumped whenever the crop, the network's input or output, or the JSON layout change."""
@@ -46,11 +44,10 @@ def sidecar_of(path: Path) -> Path:
 
 @dataclass(frozen=True)
 class CnnFaceModel:
-    """An ONNX network run by ``cv2.dnn``, with its calibration temperature.
+    """An ONNX network (``onnx_net``), with its calibration temperature.
 
-    One ``cv2.dnn.Net`` keeps state between ``setInput`` and ``forward``, so calls are serialised by a lock
-    shared with every copy made by ``with_temperature``: the owner thread reads dice, but a calibration run in a
-    worker may classify at the same time.
+    Every copy made by ``with_temperature`` shares the one network, which any thread may run: the owner thread
+    reads dice, but a calibration run in a worker may classify at the same time.
     """
 
     onnx: bytes = field(repr=False)
@@ -58,8 +55,7 @@ class CnnFaceModel:
     temperature: float = 1.0
     """Logits are divided by this before the softmax: fitted on held-aside data so probabilities are honest."""
     info: dict[str, str] = field(default_factory=dict, compare=False)
-    _net: Any = field(default=None, compare=False, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    _net: OnnxNet | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self._net is None:
@@ -71,9 +67,11 @@ class CnnFaceModel:
         if len(x) == 0:
             return np.zeros((0, len(CLASSES)), np.float64)
         blob = np.ascontiguousarray(x.transpose(0, 3, 1, 2))  # the network reads channels first
-        with self._lock:
-            self._net.setInput(blob)
-            out = self._net.forward()
+        assert self._net is not None  # made by __post_init__
+        try:
+            out = self._net.run(blob)
+        except OnnxNetError as exc:
+            raise FaceModelError(f"the faces network failed ({exc}); {RETRAIN_CNN_HINT}") from exc
         return np.asarray(out, dtype=np.float64).reshape(len(x), len(CLASSES))
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:
@@ -81,10 +79,10 @@ class CnnFaceModel:
         return softmax(self.logits(crops) / self.temperature)
 
     def with_temperature(self, temperature: float) -> CnnFaceModel:
-        return CnnFaceModel(self.onnx, temperature, dict(self.info), self._net, self._lock)
+        return CnnFaceModel(self.onnx, temperature, dict(self.info), self._net)
 
     def with_info(self, **info: str) -> CnnFaceModel:
-        return CnnFaceModel(self.onnx, self.temperature, self.info | info, self._net, self._lock)
+        return CnnFaceModel(self.onnx, self.temperature, self.info | info, self._net)
 
     def save(self, path: Path) -> None:
         """The network to ``path`` and its JSON beside it, each replaced whole (a power cut leaves the old)."""
@@ -133,14 +131,13 @@ class CnnFaceModel:
             raise FaceModelError(f"the faces network {path} is incomplete ({exc}); {RETRAIN_CNN_HINT}") from exc
 
 
-def _read_net(onnx: bytes) -> Any:
-    """The network OpenCV makes of ``onnx``, checked on one blank crop: one score per class."""
+def _read_net(onnx: bytes) -> OnnxNet:
+    """The network made of ``onnx``, checked on one blank crop: one score per class."""
     try:
-        net = read_onnx(onnx)
-        net.setInput(np.zeros((1, CHANNELS, CROP_PX, CROP_PX), np.float32))
-        out = np.asarray(net.forward())
-    except cv2.error as exc:
-        raise FaceModelError(f"OpenCV cannot run the faces network ({exc}); {RETRAIN_CNN_HINT}") from exc
+        net = OnnxNet(onnx)
+        out = net.run(np.zeros((1, CHANNELS, CROP_PX, CROP_PX), np.float32))
+    except OnnxNetError as exc:
+        raise FaceModelError(f"the faces network cannot run ({exc}); {RETRAIN_CNN_HINT}") from exc
     if out.size != len(CLASSES):
         raise FaceModelError(
             f"the faces network gives {out.size} scores for a crop, not one per class ({len(CLASSES)}); "

@@ -1,4 +1,4 @@
-"""Where the dice lie in a frame, by a small fully convolutional network that OpenCV's dnn module runs.
+"""Where the dice lie in a frame, by a small fully convolutional network (run as ``onnx_net`` says).
 
 The hand-made finder (``outlines.find_dice``) tells a die from the table by colour and shape with thresholds
 and a die size set by the profile; on a table, a camera or dice unlike the ones it was tuned to, it misses dice,
@@ -23,13 +23,13 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, NamedTuple, TypeAlias
+from typing import Final, NamedTuple, TypeAlias
 
 import cv2
 import numpy as np
 
 from ..errors import FantanError
-from .onnx_net import read_onnx
+from .onnx_net import OnnxNet, OnnxNetError
 from .topface import RotatedBox
 
 INPUT_W: Final = 384
@@ -91,10 +91,7 @@ class FoundDie:
 
 @dataclass(frozen=True)
 class DiceFinder:
-    """An ONNX network run by ``cv2.dnn``, with the score a centre needs to be a die.
-
-    One ``cv2.dnn.Net`` keeps state between ``setInput`` and ``forward``: calls are serialised by a lock.
-    """
+    """An ONNX network (``onnx_net``), with the score a centre needs to be a die."""
 
     onnx: bytes = field(repr=False)
     threshold: float = 0.5
@@ -102,8 +99,7 @@ class DiceFinder:
     doubts that leave a reading unsure: on DEV data that cost a quarter of the readings and saved none from a
     wrong count.)"""
     info: dict[str, str] = field(default_factory=dict, compare=False)
-    _net: Any = field(default=None, compare=False, repr=False)
-    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+    _net: OnnxNet | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         if self._net is None:
@@ -128,9 +124,11 @@ class DiceFinder:
     def _maps(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
         image, scale = to_input(frame)
         blob = np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32) / np.float32(255.0)
-        with self._lock:
-            self._net.setInput(blob)
-            out = np.asarray(self._net.forward())
+        assert self._net is not None  # made by __post_init__
+        try:
+            out = self._net.run(blob)
+        except OnnxNetError as exc:
+            raise FinderError(f"the dice finder failed ({exc}); {RETRAIN_HINT}") from exc
         return out.reshape(OUTPUTS, INPUT_H // STRIDE, INPUT_W // STRIDE), scale
 
     def find(self, frame: np.ndarray, least: float | None = None) -> list[FoundDie]:
@@ -250,13 +248,12 @@ def wholly_inside(box: RotatedBox, shape: tuple[int, ...]) -> bool:
     return bool((corners >= 0).all() and (corners[:, 0] <= shape[1]).all() and (corners[:, 1] <= shape[0]).all())
 
 
-def _read_net(onnx: bytes) -> Any:
+def _read_net(onnx: bytes) -> OnnxNet:
     try:
-        net = read_onnx(onnx)
-        net.setInput(np.zeros((1, 3, INPUT_H, INPUT_W), np.float32))
-        out = np.asarray(net.forward())
-    except cv2.error as exc:
-        raise FinderError(f"OpenCV cannot run the dice finder ({exc}); {RETRAIN_HINT}") from exc
+        net = OnnxNet(onnx)
+        out = net.run(np.zeros((1, 3, INPUT_H, INPUT_W), np.float32))
+    except OnnxNetError as exc:
+        raise FinderError(f"the dice finder cannot run ({exc}); {RETRAIN_HINT}") from exc
     if out.size != OUTPUTS * (INPUT_H // STRIDE) * (INPUT_W // STRIDE):
         raise FinderError(f"the dice finder gives {out.shape}, not {OUTPUTS} maps; {RETRAIN_HINT}")
     return net

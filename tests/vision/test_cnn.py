@@ -1,4 +1,4 @@
-"""The convolutional faces network: it loads and runs in cv2.dnn, reads clean faces, refuses table, fails safely."""
+"""The convolutional faces network: it loads and runs, reads clean faces, refuses table, fails safely."""
 
 import json
 import shutil

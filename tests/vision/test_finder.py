@@ -1,5 +1,5 @@
-"""The learned die finder: it loads and runs in cv2.dnn, finds rendered dice where they are, nothing on a bare
-table, never a die cut by the frame's edge, and refuses a damaged network with the way to a good one."""
+"""The learned die finder: it loads and runs, finds rendered dice where they are, nothing on a bare table, never a
+die cut by the frame's edge, and refuses a damaged network with the way to a good one."""
 
 import json
 import math
