@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import threading
 import time
@@ -104,6 +105,7 @@ class WebServer:
         except (OSError, ValueError) as exc:
             raise OSError(f"the page cannot serve HTTPS with [web] tls_certificate and tls_key: {exc}") from None
         self._server = uvicorn.Server(config)
+        self._listen = listen
         self._thread = threading.Thread(target=self._serve, name="web", daemon=True)
 
     def _serve(self) -> None:
@@ -114,6 +116,7 @@ class WebServer:
                 raise  # after the start it is a fault like any other thread's end
 
     def start(self, timeout: float = 10.0) -> None:
+        _check_free(self._listen.host, self._listen.port)
         self._thread.start()
         deadline = time.monotonic() + timeout
         while not self._server.started:
@@ -128,7 +131,28 @@ class WebServer:
 
     def stop(self) -> None:
         self._server.should_exit = True
-        self._thread.join(timeout=5)
+        if self._thread.ident is not None:  # a server that never started (its port was taken) has no thread to end
+            self._thread.join(timeout=5)
+
+
+def _check_free(host: str, port: int) -> None:
+    """Raise OSError, with the system's reason, where the page cannot listen on ``host:port``.
+
+    Asked before uvicorn starts: uvicorn logs its own lines about a port in use before it ends its thread, which
+    would stand above the table's one line. A port taken between this check and uvicorn's bind still ends in
+    ``start``'s message. Port 0 (the system picks a free one) needs no check."""
+    if port == 0:
+        return
+    try:
+        family = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)[0][0]
+        with socket.create_server((host, port), family=family):  # SO_REUSEADDR, as uvicorn's own socket
+            pass
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)  # create_server adds the address to strerror
+        where = f"{host or '*'}:{port}"
+        raise OSError(
+            f"the web page cannot listen on {where} ({reason}): is the port already in use? (see [web] port)"
+        ) from None
 
 
 def base_url(configured: str, listen: Listen, port: int) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import socket
 from pathlib import Path
 
 import cv2
@@ -83,6 +84,19 @@ def test_the_web_page_is_for_rolls_only(tmp_path: Path, capsys) -> None:
     config = camera_config(tmp_path, 1)
     assert main(["capture", "faces", str(tmp_path / "f"), "--web", "--config", str(config)]) == 2
     assert "--web is for capturing rolls" in capsys.readouterr().err
+
+
+def test_a_taken_port_is_said_in_one_line_before_the_prompt(tmp_path: Path, capsys) -> None:
+    config = camera_config(tmp_path, 1)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        config.write_text(config.read_text() + f'[web]\nhost = "127.0.0.1"\nport = {port}\n')
+        assert main(["capture", "rolls", str(tmp_path / "r"), "--web", "--config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port} (Address already in use)" in err
+    assert "stop the table's service" in err and "Traceback" not in err
 
 
 def test_a_piecepack_calibration_walked_through_in_simulation(
