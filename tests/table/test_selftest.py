@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,9 +14,11 @@ from fantan_table.cli import main
 from fantan_table.devices.camera import CameraError
 from fantan_table.devices.panel import PanelSimulator
 from fantan_table.devices.pins import ButtonName
+from fantan_table.table.wiring import selftest
 from fantan_table.table.wiring.config import load_config
 from fantan_table.table.wiring.hardware import Devices, open_devices
 from fantan_table.table.wiring.selftest import run_selftest
+from fantan_table.vision.onnx_net import Engine
 from fantan_table.vision.profile import Profile
 
 
@@ -36,6 +39,18 @@ def test_a_healthy_simulated_table_passes_every_part(devices: Devices) -> None:
     assert all(parts(checks).values()), checks
     assert len(checks) == 5 + 5 + 2
     assert any("press RAID" in line for line in said)
+    camera = next(c for c in checks if c.part == "camera")
+    assert re.search(r"; read in \d+ ms, networks on ONNX Runtime;", camera.detail), camera.detail
+
+
+def test_the_camera_check_says_when_the_networks_run_on_opencv_alone(
+    devices: Devices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a 32-bit Raspberry Pi OS ONNX Runtime has no wheel: the reader is slower, and the self-test says why."""
+    monkeypatch.setattr(selftest, "default_engine", lambda: Engine.OPENCV)
+    checks = run_selftest(devices, Profile(), say=lambda _: None, button_timeout=1, led_seconds=0)
+    camera = next(c for c in checks if c.part == "camera")
+    assert camera.passed and "networks on OpenCV's dnn (slower: ONNX Runtime is not installed)" in camera.detail
 
 
 class DeadButton(PanelSimulator):
