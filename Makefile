@@ -36,7 +36,7 @@ test: $(STAMP)
 $(OLDCV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(OLDCV)
 	$(OLDCV)/bin/python -m pip install --quiet --upgrade pip
-	$(OLDCV)/bin/python -m pip install --quiet -e '.[vision,test]' $(OLDEST)
+	$(OLDCV)/bin/python -m pip install --quiet -e '.[vision,onnxruntime,test]' $(OLDEST)
 	@touch $@
 
 test-oldcv: $(OLDCV)/.installed

@@ -71,7 +71,7 @@ class CnnFaceModel:
         try:
             out = self._net.run(blob)
         except OnnxNetError as exc:
-            raise FaceModelError(f"the faces network failed ({exc}); {RETRAIN_CNN_HINT}") from exc
+            raise FaceModelError(f"the faces network failed on {len(x)} crops ({exc})") from exc  # it ran once at load
         return np.asarray(out, dtype=np.float64).reshape(len(x), len(CLASSES))
 
     def probabilities(self, crops: np.ndarray) -> np.ndarray:

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from ..errors import FantanError
-from .onnx_net import OnnxNet, OnnxNetError
+from .onnx_net import Engine, OnnxNet, OnnxNetError
 from .topface import RotatedBox
 
 INPUT_W: Final = 384
@@ -105,6 +105,12 @@ class DiceFinder:
         if self._net is None:
             object.__setattr__(self, "_net", _read_net(self.onnx))
 
+    @property
+    def engine(self) -> Engine:
+        """What runs the network (``onnx_net``)."""
+        assert self._net is not None  # made by __post_init__
+        return self._net.engine
+
     def maps(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
         """The network's output (OUTPUTS, INPUT_H / STRIDE, INPUT_W / STRIDE) for a BGR frame, and the frame's
         scale into the network's input; inside ``remembering_maps``, computed once for each frame object."""
@@ -128,7 +134,7 @@ class DiceFinder:
         try:
             out = self._net.run(blob)
         except OnnxNetError as exc:
-            raise FinderError(f"the dice finder failed ({exc}); {RETRAIN_HINT}") from exc
+            raise FinderError(f"the dice finder failed on a frame ({exc})") from exc  # a network that loaded ran once
         return out.reshape(OUTPUTS, INPUT_H // STRIDE, INPUT_W // STRIDE), scale
 
     def find(self, frame: np.ndarray, least: float | None = None) -> list[FoundDie]:

@@ -15,6 +15,7 @@ Both run on as many threads as OpenCV is set to use (``cv2.setNumThreads``): one
 from __future__ import annotations
 
 import enum
+import functools
 import importlib
 import threading
 from types import ModuleType
@@ -39,11 +40,13 @@ class OnnxNetError(FantanError):
     """The bytes are no network the engine can run, or running it failed."""
 
 
+@functools.cache
 def _runtime() -> ModuleType | None:
-    """ONNX Runtime, or None where it is not installed or cannot load."""
+    """ONNX Runtime, or None where it is not installed or cannot load; asked once, as a failed import is slow and
+    may print a warning each time."""
     try:
         return importlib.import_module(RUNTIME_MODULE)
-    except (ImportError, SystemError):  # SystemError: a build for another numpy's ABI
+    except Exception:  # a build for another numpy fails with ImportError, SystemError or AttributeError: fall back
         return None
 
 
@@ -63,7 +66,9 @@ class OnnxNet:
         self.engine = default_engine() if engine is None else engine
         self._onnx = onnx
         self._lock = threading.Lock()
-        self._sessions: dict[int, Any] = {}
+        self._current: tuple[int, Any, str] | None = None
+        """ONNX Runtime's session for a thread count, and its input's name: one at a time, a new one only when
+        OpenCV's thread count changes (a run still going keeps the old one alive until it ends)."""
         self._net: Any = None
         if self.engine is Engine.OPENCV:
             self._net = _opencv_net(onnx)
@@ -79,20 +84,20 @@ class OnnxNet:
                     return np.asarray(self._net.forward())
                 except cv2.error as exc:
                     raise OnnxNetError(f"OpenCV could not run the network: {exc}") from exc
-        session = self._session()
+        session, name = self._session()
         try:
-            return np.asarray(session.run(None, {session.get_inputs()[0].name: blob})[0])
+            return np.asarray(session.run(None, {name: blob})[0])
         except Exception as exc:  # ONNX Runtime's errors share no base class but Exception
             raise OnnxNetError(f"ONNX Runtime could not run the network: {exc}") from exc
 
-    def _session(self) -> Any:
-        """The session for OpenCV's thread count now: its options are fixed once it is made."""
+    def _session(self) -> tuple[Any, str]:
+        """The session for OpenCV's thread count now (its options are fixed once it is made), and its input's name."""
         threads = _threads()
         with self._lock:
-            session = self._sessions.get(threads)
-            if session is None:
-                session = self._sessions[threads] = _runtime_session(self._onnx, threads)
-            return session
+            if self._current is None or self._current[0] != threads:
+                session = _runtime_session(self._onnx, threads)
+                self._current = (threads, session, session.get_inputs()[0].name)
+            return self._current[1], self._current[2]
 
 
 def _opencv_net(onnx: bytes) -> Any:
@@ -109,7 +114,9 @@ def _opencv_net(onnx: bytes) -> Any:
 def _runtime_session(onnx: bytes, threads: int) -> Any:
     runtime = _runtime()
     if runtime is None:
-        raise OnnxNetError(f"{RUNTIME_MODULE} is not installed; pip install {RUNTIME_MODULE}, or use Engine.OPENCV")
+        raise OnnxNetError(
+            f"{RUNTIME_MODULE} cannot be loaded here: pip install {RUNTIME_MODULE} (a 64-bit Python), or use OpenCV"
+        )
     options = runtime.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1

@@ -353,9 +353,10 @@ found each, the classifier sure of its face, and turned all 4 unsure (the fifth,
 turned 8 of 1,733 right rolls unsure (``tools/reader_dev_ab.py --no-count``, every default DEV set, wooden
 656000-657999 and stress 612000-612999): dice-photos train's cable tag, wooden 650244's finger and other plain
 things the classifier took for blank dice. Without the classifier's word, the coins, fingers and rulers' marks the
-turned look boxed made 31 of the 1,230 right rolls of the default sets unsure. A frame read with no count costs one
-more look of the network (6.4 ms on one core, 1280x960). With a count, the missing die shows unless something else
-made up the count: ``_unless_stood_in`` looks there too, where the network half saw a die."""
+turned look boxed made 31 of the 1,230 right rolls of the default sets unsure. A frame read with no count costs one more
+look of the network (6.4 ms on one core, 1280x960, when cv2.dnn ran it; about 4 ms on ONNX Runtime). With a count, the
+missing die shows unless something else made up the count: ``_unless_stood_in`` looks there too, where the network
+half saw a die."""
 
 
 def _unless_missed(frame: np.ndarray, origin: tuple[int, int], reading: Reading, profile: Profile) -> Reading:

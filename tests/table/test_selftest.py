@@ -14,11 +14,11 @@ from fantan_table.cli import main
 from fantan_table.devices.camera import CameraError
 from fantan_table.devices.panel import PanelSimulator
 from fantan_table.devices.pins import ButtonName
-from fantan_table.table.wiring import selftest
 from fantan_table.table.wiring.config import load_config
 from fantan_table.table.wiring.hardware import Devices, open_devices
 from fantan_table.table.wiring.selftest import run_selftest
-from fantan_table.vision.onnx_net import Engine
+from fantan_table.vision import finder, onnx_net
+from fantan_table.vision.classifier import builtin_model
 from fantan_table.vision.profile import Profile
 
 
@@ -47,10 +47,16 @@ def test_the_camera_check_says_when_the_networks_run_on_opencv_alone(
     devices: Devices, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """On a 32-bit Raspberry Pi OS ONNX Runtime has no wheel: the reader is slower, and the self-test says why."""
-    monkeypatch.setattr(selftest, "default_engine", lambda: Engine.OPENCV)
-    checks = run_selftest(devices, Profile(), say=lambda _: None, button_timeout=1, led_seconds=0)
+    monkeypatch.setattr(onnx_net, "_runtime", lambda: None)
+    monkeypatch.setattr(finder, "_builtin", None)  # the built-in networks made again, on OpenCV
+    builtin_model.cache_clear()
+    try:
+        checks = run_selftest(devices, Profile(), say=lambda _: None, button_timeout=1, led_seconds=0)
+    finally:
+        builtin_model.cache_clear()
     camera = next(c for c in checks if c.part == "camera")
-    assert camera.passed and "networks on OpenCV's dnn (slower: ONNX Runtime is not installed)" in camera.detail
+    assert camera.passed, camera.detail
+    assert "networks on OpenCV's dnn (slower: ONNX Runtime cannot be loaded here)" in camera.detail
 
 
 class DeadButton(PanelSimulator):

@@ -1,6 +1,5 @@
 """The reader's networks run by ONNX Runtime, or by OpenCV's classic dnn engine where it is not installed, alike."""
 
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,8 +44,8 @@ def opencv_threads() -> Iterator[None]:
 
 @pytest.fixture
 def no_runtime(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As on a 32-bit Raspberry Pi OS, where ONNX Runtime has no wheel: importing it fails."""
-    monkeypatch.setitem(sys.modules, onnx_net_module.RUNTIME_MODULE, None)
+    """As on a 32-bit Raspberry Pi OS, where ONNX Runtime has no wheel: it cannot be loaded."""
+    monkeypatch.setattr(onnx_net_module, "_runtime", lambda: None)
 
 
 def _scene(seed: int) -> RenderedScene:
@@ -64,7 +63,7 @@ def _finder_input(frame: np.ndarray) -> np.ndarray:
 
 def test_onnx_runtime_runs_the_networks_where_it_is_installed() -> None:
     assert default_engine() is Engine.ONNXRUNTIME
-    assert finder.builtin_finder()._net.engine is Engine.ONNXRUNTIME
+    assert finder.builtin_finder().engine is Engine.ONNXRUNTIME
 
 
 def test_opencv_runs_them_where_onnx_runtime_cannot_be_imported(no_runtime: None) -> None:
@@ -73,7 +72,7 @@ def test_opencv_runs_them_where_onnx_runtime_cannot_be_imported(no_runtime: None
 
 
 def test_asking_for_onnx_runtime_where_it_is_missing_says_what_to_install(no_runtime: None) -> None:
-    with pytest.raises(OnnxNetError, match="pip install onnxruntime"):
+    with pytest.raises(OnnxNetError, match=r"onnxruntime cannot be loaded here: pip install onnxruntime \(a 64-bit"):
         OnnxNet(FINDER_PATH.read_bytes(), Engine.ONNXRUNTIME)
 
 
@@ -116,11 +115,11 @@ def test_the_engines_agree_on_the_faces_scores(path: Path) -> None:
 def test_the_whole_reader_reads_alike_on_opencv_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     frames = _scenes()
     by_runtime = [read_dice(frame, expect=4) for frame in frames]
-    monkeypatch.setitem(sys.modules, onnx_net_module.RUNTIME_MODULE, None)
+    monkeypatch.setattr(onnx_net_module, "_runtime", lambda: None)
     monkeypatch.setattr(finder, "_builtin", None)  # the built-in networks made again, on OpenCV
     classifier.builtin_model.cache_clear()
     try:
-        assert finder.builtin_finder()._net.engine is Engine.OPENCV
+        assert finder.builtin_finder().engine is Engine.OPENCV
         by_opencv = [read_dice(frame, expect=4) for frame in frames]
     finally:
         classifier.builtin_model.cache_clear()
@@ -128,13 +127,24 @@ def test_the_whole_reader_reads_alike_on_opencv_alone(monkeypatch: pytest.Monkey
     assert any(r.values for r in by_runtime)  # the scenes were read at all
 
 
-@pytest.mark.parametrize("threads", [1, 2])
-def test_onnx_runtime_runs_on_as_many_threads_as_opencv(threads: int, opencv_threads: None) -> None:
+def test_onnx_runtime_runs_on_as_many_threads_as_opencv(monkeypatch: pytest.MonkeyPatch, opencv_threads: None) -> None:
+    made: list[int] = []
+    real = onnx_net_module._runtime_session
+
+    def recording(onnx: bytes, threads: int) -> object:
+        session = real(onnx, threads)
+        made.append(session.get_session_options().intra_op_num_threads)
+        return session
+
+    monkeypatch.setattr(onnx_net_module, "_runtime_session", recording)
+    crop = np.zeros((1, CHANNELS, CROP_PX, CROP_PX), np.float32)
+    cv2.setNumThreads(1)
     net = OnnxNet(BOXES_PATH.read_bytes(), Engine.ONNXRUNTIME)
-    cv2.setNumThreads(threads)
-    net.run(np.zeros((1, CHANNELS, CROP_PX, CROP_PX), np.float32))
-    session = net._session()
-    assert session.get_session_options().intra_op_num_threads == threads
+    net.run(crop)
+    cv2.setNumThreads(2)
+    net.run(crop)
+    net.run(crop)
+    assert made == [1, 2]  # a session for each count, made when the count changed, not at every run
 
 
 @pytest.mark.parametrize("engine", list(Engine))

@@ -15,7 +15,8 @@ from ...devices.display import DisplayError
 from ...devices.display.screens import SelftestCard
 from ...devices.display.simulated import SimulatedDisplay
 from ...devices.pins import ButtonName, LedName
-from ...vision.onnx_net import Engine, default_engine
+from ...vision.finder import builtin_finder
+from ...vision.onnx_net import Engine
 from ...vision.profile import Profile
 from ...vision.reader import Status, read_dice
 from .hardware import Devices
@@ -23,7 +24,7 @@ from .hardware import Devices
 SIM_ROLL = (0, 3, 5, 2)
 ENGINE_NAMES = {
     Engine.ONNXRUNTIME: "networks on ONNX Runtime",
-    Engine.OPENCV: "networks on OpenCV's dnn (slower: ONNX Runtime is not installed)",
+    Engine.OPENCV: "networks on OpenCV's dnn (slower: ONNX Runtime cannot be loaded here)",
 }
 
 
@@ -87,7 +88,7 @@ def check_camera(devices: Devices, profile: Profile, expect: int) -> Check:
     ms = (time.perf_counter() - start) * 1000
     seen = f"{frame.shape[1]}x{frame.shape[0]} frame; reader: {reading.status.value}"
     seen += f", dice {' '.join(map(str, reading.values))}" if reading.status is Status.OK else f" ({reading.message})"
-    seen += f"; read in {ms:.0f} ms, {ENGINE_NAMES[default_engine()]}"
+    seen += f"; read in {ms:.0f} ms, {ENGINE_NAMES[builtin_finder().engine]}"
     if sim is not None:
         right = reading.status is Status.OK and sorted(reading.values) == sorted(SIM_ROLL)
         return Check("camera", right, f"{seen}; rolled {' '.join(map(str, SIM_ROLL))}")
