@@ -175,7 +175,7 @@ def _rolls_on_the_web(folder: Path, config: Config, camera: Camera) -> None:
     try:
         server.start()
     except OSError as exc:
-        raise UsageError(f"{exc} (or stop the table's service: it serves on the same port)") from None
+        raise UsageError(f"{exc}; the table's service serves on the same port: stop it first if it runs") from None
     link = f"{base_url(config.web.base_url, listen, server.port)}/#key={session.key}"
     code = qrcode.QRCode(border=1)
     code.add_data(link)

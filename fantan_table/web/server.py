@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import uvicorn
 from fastapi import FastAPI
@@ -135,24 +137,48 @@ class WebServer:
             self._thread.join(timeout=5)
 
 
+BIND_HINTS: Final = {
+    errno.EADDRINUSE: "is another program, or the table's service, serving there? (see [web] port)",
+    errno.EADDRNOTAVAIL: "this machine has no such address now (see [web] host)",
+    errno.EACCES: "ports below 1024 need more rights than the table runs with (see [web] port)",
+}
+"""What to do about the commonest reasons the page cannot listen, by the system's error number."""
+
+
 def _check_free(host: str, port: int) -> None:
-    """Raise OSError, with the system's reason, where the page cannot listen on ``host:port``.
+    """Raise OSError, with the system's reason and what to do, where the page cannot listen on ``host:port``.
 
     Asked before uvicorn starts: uvicorn logs its own lines about a port in use before it ends its thread, which
-    would stand above the table's one line. A port taken between this check and uvicorn's bind still ends in
-    ``start``'s message. Port 0 (the system picks a free one) needs no check."""
+    would stand above the table's one line. It binds as asyncio's ``create_server`` (uvicorn's way) does: every
+    address the host names, SO_REUSEADDR, IPv6 sockets for IPv6 alone, families the system lacks skipped. A port
+    taken between this check and uvicorn's bind still ends in ``start``'s message. Port 0 (the system picks a free
+    one) needs no check."""
     if port == 0:
         return
+    where = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
     try:
-        family = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM)[0][0]
-        with socket.create_server((host, port), family=family):  # SO_REUSEADDR, as uvicorn's own socket
-            pass
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise OSError(f"the web page cannot listen on {where}: no such host ({exc.strerror}; see [web] host)") from None
+    probes = []
+    try:
+        for family, kind, protocol, _, address in addresses:
+            try:
+                probe = socket.socket(family, kind, protocol)
+            except OSError:  # a family this system lacks (IPv6 turned off): asyncio skips it too
+                continue
+            probes.append(probe)
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            probe.bind(address)
     except OSError as exc:
-        reason = os.strerror(exc.errno) if exc.errno else str(exc)  # create_server adds the address to strerror
-        where = f"{host or '*'}:{port}"
-        raise OSError(
-            f"the web page cannot listen on {where} ({reason}): is the port already in use? (see [web] port)"
-        ) from None
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        hint = BIND_HINTS.get(exc.errno or 0, "see [web] host and port")
+        raise OSError(f"the web page cannot listen on {where} ({reason}): {hint}") from None
+    finally:
+        for probe in probes:
+            probe.close()
 
 
 def base_url(configured: str, listen: Listen, port: int) -> str:

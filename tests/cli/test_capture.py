@@ -96,7 +96,7 @@ def test_a_taken_port_is_said_in_one_line_before_the_prompt(tmp_path: Path, caps
         assert main(["capture", "rolls", str(tmp_path / "r"), "--web", "--config", str(config)]) == 2
     err = capsys.readouterr().err
     assert f"cannot listen on 127.0.0.1:{port} (Address already in use)" in err
-    assert "stop the table's service" in err and "Traceback" not in err
+    assert "the table's service serves on the same port: stop it first if it runs" in err and "Traceback" not in err
 
 
 def test_a_piecepack_calibration_walked_through_in_simulation(

@@ -250,6 +250,6 @@ def test_a_port_in_use_is_said_in_one_line_without_a_fault(tmp_path: Path) -> No
         done = run_table(config, "quit\n")
     assert done.returncode == 1
     assert f"the web page cannot listen on 127.0.0.1:{port} (Address already in use)" in done.stderr
-    assert "is the port already in use? (see [web] port)" in done.stderr
+    assert "is another program, or the table's service, serving there? (see [web] port)" in done.stderr
     assert "Traceback" not in done.stderr and "fault" not in done.stderr
     assert "error while attempting to bind" not in done.stderr  # uvicorn's own line is not asked for
