@@ -69,6 +69,12 @@ def to_input(frame: np.ndarray) -> tuple[np.ndarray, float]:
     return out, scale
 
 
+def input_blob(frame: np.ndarray) -> tuple[np.ndarray, float]:
+    """The frame as the network reads it (1, 3, INPUT_H, INPUT_W), channels first and 0-1, and ``to_input``'s scale."""
+    image, scale = to_input(frame)
+    return np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32) / np.float32(255.0), scale
+
+
 FORMAT_VERSION: Final = 1
 BUILTIN_PATH: Final = Path(__file__).parent / "models" / "dice-finder.onnx"
 OUTPUTS: Final = 6
@@ -128,8 +134,7 @@ class DiceFinder:
         return out, scale
 
     def _maps(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
-        image, scale = to_input(frame)
-        blob = np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32) / np.float32(255.0)
+        blob, scale = input_blob(frame)
         assert self._net is not None  # made by __post_init__
         try:
             out = self._net.run(blob)

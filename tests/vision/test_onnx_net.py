@@ -12,7 +12,7 @@ from fantan_table.vision import onnx_net as onnx_net_module
 from fantan_table.vision.classifier import CHANNELS, CROP_PX, die_crop
 from fantan_table.vision.cnn import BOXES_PATH, MORE_BOXES_PATH
 from fantan_table.vision.finder import BUILTIN_PATH as FINDER_PATH
-from fantan_table.vision.finder import INPUT_H, INPUT_W, to_input
+from fantan_table.vision.finder import INPUT_H, INPUT_W, input_blob
 from fantan_table.vision.onnx_net import Engine, OnnxNet, OnnxNetError, default_engine
 from fantan_table.vision.reader import read_dice
 from fantan_table.vision.render import RenderedScene, random_faces, render_scene
@@ -56,11 +56,6 @@ def _scenes() -> list[np.ndarray]:
     return [_scene(seed).image for seed in TEST_SEEDS]
 
 
-def _finder_input(frame: np.ndarray) -> np.ndarray:
-    image, _ = to_input(frame)
-    return np.ascontiguousarray(image.transpose(2, 0, 1)[None], dtype=np.float32) / np.float32(255.0)
-
-
 def test_onnx_runtime_runs_the_networks_where_it_is_installed() -> None:
     assert default_engine() is Engine.ONNXRUNTIME
     assert finder.builtin_finder().engine is Engine.ONNXRUNTIME
@@ -95,7 +90,7 @@ def test_the_engines_agree_on_the_finders_maps() -> None:
     onnx = FINDER_PATH.read_bytes()
     runtime, opencv = OnnxNet(onnx, Engine.ONNXRUNTIME), OnnxNet(onnx, Engine.OPENCV)
     for frame in _scenes():
-        blob = _finder_input(frame)
+        blob, _ = input_blob(frame)
         ours, theirs = runtime.run(blob), opencv.run(blob)
         assert ours.shape == theirs.shape
         assert np.abs(ours - theirs).max() < AGREE_WITHIN
