@@ -34,7 +34,7 @@ from ..devices.camera.folder import read_picture
 from ..vision.annotate import annotate
 from ..vision.calibrate import MIN_PICTURES, CalibrationError, Picture, Result, calibrate, learn_faces
 from ..vision.dataset import DatasetError, read_labels
-from ..vision.evaluate import MISSED, Report
+from ..vision.evaluate import BOUND_CONFIDENCE, MISSED, Report
 from ..vision.profile import LEARNED, Profile, save_profile
 from .common import UsageError, load_reader_profile, output_folder, percent_of, print_json, warn_miscounted
 
@@ -122,7 +122,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"profile written to {args.out / 'profile.toml'} (report: {args.out / 'report.html'})")
         print(
             f"held-aside pictures: {h.scenes}; exact scenes {percent_of(h.exact_scene_rate)}, per die "
-            f"{percent_of(h.per_die_accuracy)}, wrong when sure {percent_of(h.wrong_when_ok_rate)}, "
+            f"{percent_of(h.per_die_accuracy)}, wrong when sure {percent_of(h.wrong_when_ok_rate)} "
+            f"({h.wrong_when_ok} of {h.ok}; {BOUND_CONFIDENCE:.0%} sure it is at most "
+            f"{percent_of(h.wrong_when_ok_bound)}), "
             f"{h.ms_mean:.1f} ms a frame"
         )
         print("changed: " + ("; ".join(result.changes) or "nothing (the starting profile was best)"))
@@ -263,6 +265,7 @@ def _html(result: Result, unfit: list[str]) -> str:
             ("per die", "per_die_accuracy"),
             ("read (ok)", "coverage"),
             ("wrong when sure", "wrong_when_ok_rate"),
+            (f"wrong when sure: at most, {BOUND_CONFIDENCE:.0%} sure", "wrong_when_ok_bound"),
         )
     )
     mistakes = "".join(

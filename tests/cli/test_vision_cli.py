@@ -30,12 +30,15 @@ def test_eval_reports_the_figures(rendered, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["scenes"] == 6 and report["dice"] == 24
     assert report["exact_scene_rate"] >= 0.83 and report["wrong_when_ok"] == 0
+    ok = round(report["coverage"] * report["scenes"])  # none wrong of so few read ok proves a rate under about half
+    assert report["wrong_when_ok_at_most"] == round(1 - 0.05 ** (1 / ok), 6)
     confidence = report["confidence"]  # boxes.json places the dice: each is judged where it lies
     assert confidence["pictures_read_ok"] >= 5 and confidence["rows"][0]["dice"] >= 20
     assert all(row["met"] and row["right"] >= row["at_least"] * row["dice"] for row in confidence["rows"])
     assert main(["eval", str(rendered), "--expect", "4"]) == 0
     out = capsys.readouterr().out
     assert "per-die accuracy" in out and "read >= 0.9  sure: 100.00% right" in out
+    assert f"(0 of the {ok} pictures read ok; 95% sure it is at most {1 - 0.05 ** (1 / ok):.2%})" in out
 
 
 def test_eval_refuses_boxes_that_contradict_the_labels(rendered, tmp_path, capsys):

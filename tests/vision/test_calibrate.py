@@ -68,6 +68,8 @@ def test_calibration_learns_piecepack_dice_and_reports(table_set: Path, capsys: 
     assert summary["holdout"]["wrong_when_ok"] == 0 and summary["learned_faces"] == 4 * 5 * 2
     for name in ("profile.toml", "faces.npz", "report.html", "confusion.png", "report.json"):
         assert (out / name).is_file(), name
+    assert summary["holdout"]["wrong_when_ok_at_most"] > 0.39  # six held-aside rolls: the report says how little
+    assert "<td>wrong when sure: at most, 95% sure</td>" in (out / "report.html").read_text(encoding="utf-8")
     assert len(list((out / "mistakes").iterdir())) == round(6 * (1 - summary["holdout"]["exact_scene_rate"]))
     profile = load_profile(out)
     assert profile.faces is not None
@@ -449,6 +451,9 @@ def test_rolls_of_varying_numbers_of_dice_calibrate_with_expect_0(tmp_path: Path
     assert main([*args, "--expect", "0"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["holdout"]["scenes"] == 1 and summary["holdout"]["exact_scene_rate"] == 1.0  # roll_3: one die
+    assert summary["holdout"]["wrong_when_ok_at_most"] == 0.95  # one roll read right proves next to nothing
+    assert main([*args[:-1], "--expect", "0"]) == 0  # as a person reads it
+    assert "wrong when sure 0.00% (0 of 1; 95% sure it is at most 95.00%)" in capsys.readouterr().out
 
 
 def test_calibration_chooses_the_finder_that_reads_the_table():

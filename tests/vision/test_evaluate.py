@@ -1,3 +1,7 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
 from fantan_table.vision.evaluate import (
     EXTRA,
     MISSED,
@@ -7,6 +11,7 @@ from fantan_table.vision.evaluate import (
     judged,
     placed_dice,
     summarise,
+    upper_bound,
 )
 
 
@@ -82,3 +87,55 @@ def test_a_report_judges_the_confidence_of_the_dice_of_pictures_read_ok_whose_di
     assert confidence["pictures_read_ok"] == 1
     assert confidence["rows"][0] == {"at_least": 0.5, "dice": 2, "right": 1, "met": True}
     assert summarise([Outcome((3,), (3,), ok=True, ms=1, dice_found=1)]).as_json()["confidence"] is None
+
+
+@pytest.mark.parametrize(
+    ("failures", "trials", "bound"),
+    [  # scipy.stats.beta.ppf(0.95, failures + 1, trials - failures), the same bound by another road
+        (1, 630, 0.007507606776494677),
+        (2, 64, 0.09512171935033918),
+        (7, 68, 0.18467139441973657),
+        (5, 10, 0.7775588989918706),
+    ],
+)
+def test_the_upper_bound_is_clopper_pearsons(failures, trials, bound):
+    assert upper_bound(failures, trials) == pytest.approx(bound, rel=1e-9)
+
+
+def test_no_failure_bounds_the_rate_by_the_chance_of_none_at_all():
+    assert upper_bound(0, 64) == pytest.approx(0.0457297, abs=1e-7)  # 0 of 64 proves little: under 4.6 %
+    assert upper_bound(0, 1000) == pytest.approx(0.0029912, abs=1e-7)
+    assert upper_bound(0, 0) == 1.0 and upper_bound(3, 3) == 1.0  # nothing tried, or everything failed: no bound
+
+
+def test_an_impossible_count_is_refused():
+    with pytest.raises(ValueError, match="4 failures in 3 trials"):
+        upper_bound(4, 3)
+
+
+def _at_most(failures: int, trials: int, rate: float) -> float:
+    """The binomial chance of at most ``failures``, in exact fractions of the rate given (no logs)."""
+    from fractions import Fraction
+    from math import comb
+
+    p = Fraction(rate)
+    return float(sum(comb(trials, k) * p**k * (1 - p) ** (trials - k) for k in range(failures + 1)))
+
+
+@given(st.integers(1, 120).flatmap(lambda n: st.tuples(st.integers(0, n - 1), st.just(n))))
+def test_as_few_failures_as_seen_are_a_one_in_twenty_chance_at_the_bound(counts):
+    failures, trials = counts
+    bound = upper_bound(failures, trials)
+    assert failures / trials < bound < 1
+    assert _at_most(failures, trials, bound) == pytest.approx(0.05, abs=1e-9)
+    assert upper_bound(failures + 1, trials) > bound  # one more failure: a higher rate could have given it
+    assert upper_bound(failures, trials + 1) < bound  # one more trial, no more failures: a lower one
+
+
+def test_a_report_says_how_high_its_wrong_when_ok_rate_could_be():
+    report = summarise(
+        [Outcome((1,), (2,), ok=True, ms=1, dice_found=1, name="a")]
+        + [Outcome((1,), (1,), ok=True, ms=1, dice_found=1, name=str(i)) for i in range(99)]
+    )
+    assert report.wrong_when_ok_rate == 0.01 and report.wrong_when_ok_bound == upper_bound(1, 100)
+    assert report.as_json()["wrong_when_ok_at_most"] == round(upper_bound(1, 100), 6)
