@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from fantan_table.vision import outlines, reader
+from fantan_table.vision import outlines, pipcount, reader
+from fantan_table.vision.pipcount import count_pips
 from fantan_table.vision.profile import SHAPES, Profile
-from fantan_table.vision.reader import Status, count_pips, face_crop, read_dice
+from fantan_table.vision.reader import Status, face_crop, read_dice
 from fantan_table.vision.render import render_scene
 
 from .conftest import close_to, finder_of
@@ -453,14 +454,14 @@ def test_a_count_that_stands_or_marks_that_agree_ask_nothing_turned():
     all_but = _probabilities(p5=reader.TURNED_ASKED, p6=1 - reader.TURNED_ASKED)
     counted = (5, 0.9, None)
     assert reader._with_classifier(counted, all_but, 0.05, alone=True, turned=_turned(1.0, asked)) == counted
-    five_marks = (None, 0.0, reader.MarksSeen(5, "pips that do not form a face's pattern"))
+    five_marks = (None, 0.0, pipcount.MarksSeen(5, "pips that do not form a face's pattern"))
     read = reader._with_classifier(five_marks, all_but, 0.05, alone=True, turned=_turned(1.0, asked))
     assert read == (5, reader.TURNED_ASKED, None) and asked == []  # read by its marks (MARKS_AGREE_SURE) as before
 
 
 def test_turned_crops_never_read_alone_a_face_with_more_pips_than_marks_lying_as_a_whole_face():
     words = "mark(s) on a face where no pips stand out by lightness: not plain"
-    read = (None, 0.0, reader.MarksSeen(4, words, whole_face=True))
+    read = (None, 0.0, pipcount.MarksSeen(4, words, whole_face=True))
     all_but_six = _probabilities(p6=reader.TURNED_ASKED, p4=1 - reader.TURNED_ASKED)
     asked: list[float] = []
     assert reader._with_classifier(read, all_but_six, 0.05, alone=True, turned=_turned(1.0, asked, 6)) == read
@@ -523,8 +524,8 @@ def test_where_the_crop_was_turned_its_mean_must_reach_the_second_opinions_bar(t
         ({"p1": 0.995, "p0": 0.005}, True, None, None),  # one mark: a blank's gloss spot fools both kinds alike
         ({"p0": 0.995, "p1": 0.005}, True, None, None),  # a blank is never read alone
         ({"none": 0.995, "p1": 0.005}, True, None, None),  # nor no face
-        ({"p5": 0.995, "p6": 0.005}, True, reader.MarksSeen(5, "pips that do not form a face's pattern"), "marks"),
-        ({"p6": 0.995, "p4": 0.005}, True, reader.MarksSeen(4, "lie as a 4's", whole_face=True), None),  # vetoed
+        ({"p5": 0.995, "p6": 0.005}, True, pipcount.MarksSeen(5, "pips that do not form a face's pattern"), "marks"),
+        ({"p6": 0.995, "p4": 0.005}, True, pipcount.MarksSeen(4, "lie as a 4's", whole_face=True), None),  # vetoed
     ],
 )
 def test_only_a_face_of_pips_all_but_sure_in_a_box_it_may_read_alone_asks_the_gradient_model(
@@ -574,7 +575,7 @@ def _face_frame(face: np.ndarray) -> tuple[np.ndarray, tuple]:
 def test_the_gradient_model_is_asked_only_where_the_marks_could_be_the_faces_pips(value, shown, glint, asked):
     frame, box = _face_frame(_yellow_pipped_face(shown, glint))
     face = face_crop(frame, box)
-    found = reader._face_marks(face)
+    found = pipcount.face_marks(face)
     assert len(found) == shown + glint and reader._glint_in_the_middle(found, Profile()) == glint  # as drawn
     got = reader.second_opinion(frame, box, face, value, Profile())
     assert (got is not None) == asked
@@ -664,8 +665,8 @@ def test_turned_probabilities_average_the_builtin_classifiers_reading_of_each_sy
 @pytest.mark.parametrize(
     "seen",
     [
-        reader.MarksSeen(4, "pips that do not form a face's pattern"),
-        reader.MarksSeen(4, "mark(s) on a face where no pips stand out by lightness: not plain"),
+        pipcount.MarksSeen(4, "pips that do not form a face's pattern"),
+        pipcount.MarksSeen(4, "mark(s) on a face where no pips stand out by lightness: not plain"),
     ],
 )
 def test_as_many_marks_as_the_classifiers_face_has_pips_read_it_where_it_is_all_but_sure(seen):
@@ -689,12 +690,12 @@ def test_one_printed_mark_in_the_middle_is_read_as_a_one_where_the_classifier_al
     classifier gave the 1 0.9989. A mark that is no glint there is a 1's pip, read as the marks of other faces
     are; one that may be a glint is a blank's gloss spot as often (stress DEV 600383), and stays unsure."""
     words = "mark(s) on a face where no pips stand out by lightness: not plain"
-    printed = (None, 0.0, reader.MarksSeen(1, words, whole_face=True))
+    printed = (None, 0.0, pipcount.MarksSeen(1, words, whole_face=True))
     sure_one = _probabilities(p1=reader.MARKS_AGREE_SURE, p0=1 - reader.MARKS_AGREE_SURE)
     assert reader._with_classifier(printed, sure_one, 0.05, alone=True) == (1, reader.MARKS_AGREE_SURE, None)
     assert reader._with_classifier(printed, sure_one, 0.05, alone=False) == printed  # a weak box: a side face?
     assert reader._with_classifier(printed, _probabilities(p1=0.98, p0=0.02), 0.05, alone=True) == printed
-    glint = (None, 0.0, reader.MarksSeen(1, words))
+    glint = (None, 0.0, pipcount.MarksSeen(1, words))
     assert reader._with_classifier(glint, sure_one, 0.05, alone=True) == glint
     # a 3 or a 5 needs its corner pips, which are not there
     sure_three = _probabilities(p3=1.0)
@@ -708,7 +709,7 @@ def test_marks_laid_out_as_a_whole_face_refuse_the_classifier_alone_a_face_with_
     middle pips are not there. Fewer pips than marks stay the classifier's to read (a side face's pip may add a
     mark), and so do marks off a face's layout (faint pips missed)."""
     words = "mark(s) on a face where no pips stand out by lightness: not plain"
-    whole = reader.MarksSeen(4, words, whole_face=True)
+    whole = pipcount.MarksSeen(4, words, whole_face=True)
     for copied in (pickle.loads(pickle.dumps(whole)), copy.deepcopy(whole)):
         assert (copied, copied.marks, copied.whole_face) == (whole, 4, True)
     read = (None, 0.0, whole)
@@ -719,7 +720,7 @@ def test_marks_laid_out_as_a_whole_face_refuse_the_classifier_alone_a_face_with_
     assert reader._with_classifier(read, sure_three, 0.05, alone=True) == (3, reader.CLASSIFIER_ALONE, None)
     sure_four = _probabilities(p4=reader.CLASSIFIER_ALONE, p6=1 - reader.CLASSIFIER_ALONE)
     assert reader._with_classifier(read, sure_four, 0.05, alone=True) == (4, reader.CLASSIFIER_ALONE, None)
-    scattered = (None, 0.0, reader.MarksSeen(4, words))
+    scattered = (None, 0.0, pipcount.MarksSeen(4, words))
     assert reader._with_classifier(scattered, sure_six, 0.05, alone=True) == (6, reader.CLASSIFIER_ALONE, None)
 
 
@@ -754,7 +755,7 @@ def test_the_count_says_whether_marks_by_colour_alone_lie_as_a_whole_face(places
         pip = (round(u * px), round(v * px))
         cv2.circle(face, pip, round(0.8 * PIP_RADIUS * px), lab_to_bgr(*colour), -1, cv2.LINE_AA)
     value, _, problem = count_pips(face, Profile())
-    assert value is None and isinstance(problem, reader.MarksSeen)
+    assert value is None and isinstance(problem, pipcount.MarksSeen)
     assert (problem.marks, problem.whole_face) == (len(places), whole)
 
 
@@ -807,10 +808,10 @@ def test_a_light_middle_pip_fainter_than_the_others_leaves_the_count_unsure(valu
             Mark(u, v, middle_strength if (u, v) == (0.5, 0.5) else 60.0, False, light) for u, v in PIP_LAYOUTS[value]
         )
         found = tuple(sorted(pips, key=lambda m: -m.strength))
-        return reader._checked_by_marks((value, 1.0, None), Marks(found, 10.0), Profile())
+        return pipcount._checked_by_marks((value, 1.0, None), Marks(found, 10.0), Profile())
 
-    faint = 60.0 * reader.MIDDLE_PIP_SHARE - 0.1
-    assert counted(60.0 * reader.MIDDLE_PIP_SHARE, light=True) == (value, 1.0, None)
+    faint = 60.0 * pipcount.MIDDLE_PIP_SHARE - 0.1
+    assert counted(60.0 * pipcount.MIDDLE_PIP_SHARE, light=True) == (value, 1.0, None)
     assert counted(faint, light=False) == (value, 1.0, None)
     assert counted(faint, light=True) == (
         None,
@@ -837,8 +838,8 @@ def test_a_faint_glint_is_not_one_of_the_marks_seen(glint, colour, seen):
 
     corners = [Mark(u, v, 36.0, colour, colour) for u, v in PIP_LAYOUTS[4]]
     found = (*corners, Mark(0.5, 0.5, 36.0 * glint, True, True))
-    _, _, problem = reader._checked_by_marks((0, 1.0, None), Marks(found, 10.0), Profile())
-    assert isinstance(problem, reader.MarksSeen)
+    _, _, problem = pipcount._checked_by_marks((0, 1.0, None), Marks(found, 10.0), Profile())
+    assert isinstance(problem, pipcount.MarksSeen)
     assert (problem.marks, problem.whole_face) == (seen, True)
 
 
@@ -942,7 +943,7 @@ def test_a_glint_between_a_twos_white_pips_is_not_read_as_a_three():
 
 def test_one_mark_never_reads_a_one_by_agreeing_with_the_classifier():
     """A gloss spot off the middle of a blank is one pip-like mark; a DEV stress blank was read as 1 so."""
-    read = (None, 0.0, reader.MarksSeen(1, "pips that do not form a face's pattern"))
+    read = (None, 0.0, pipcount.MarksSeen(1, "pips that do not form a face's pattern"))
     sure_one = _probabilities(p1=reader.CLASSIFIER_ALONE - 0.0001, p0=1 - reader.CLASSIFIER_ALONE + 0.0001)
     assert reader._with_classifier(read, sure_one, 0.05, alone=True) == read
 
@@ -956,7 +957,7 @@ def test_the_count_says_how_many_marks_it_saw_off_a_faces_pattern():
     for u in (0.2, 0.4, 0.6, 0.8):
         cv2.circle(face, (round(u * px), px // 2), round(PIP_RADIUS * px), (20, 20, 20), -1, cv2.LINE_AA)
     value, _, problem = count_pips(face, Profile())
-    assert value is None and isinstance(problem, reader.MarksSeen) and problem.marks == 4
+    assert value is None and isinstance(problem, pipcount.MarksSeen) and problem.marks == 4
     assert problem == "4 pips that do not form a face's pattern"
 
 
@@ -984,8 +985,8 @@ def test_dark_marks_smaller_than_the_profiles_pips_say_what_to_do():
     face = np.full((px, px, 3), 230, np.uint8)
     for u, v in PIP_LAYOUTS[4]:
         cv2.circle(face, (round(u * px), round(v * px)), round(0.6 * PIP_RADIUS * px), (20, 20, 20), -1, cv2.LINE_AA)
-    assert count_pips(face, Profile()) == (None, 0.0, reader.SMALL_DARK_MARKS)
-    assert "fantan-table calibrate" in reader.SMALL_DARK_MARKS
+    assert count_pips(face, Profile()) == (None, 0.0, pipcount.SMALL_DARK_MARKS)
+    assert "fantan-table calibrate" in pipcount.SMALL_DARK_MARKS
     assert count_pips(face, Profile(pip_area=(0.25, 2.3)))[0] == 4  # as calibration would set them
 
 

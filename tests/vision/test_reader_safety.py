@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from fantan_table.vision.marks import FAINTEST_MARK
+from fantan_table.vision.pipcount import count_pips
 from fantan_table.vision.pips import PIP_LAYOUTS
 from fantan_table.vision.profile import Profile
-from fantan_table.vision.reader import Status, count_pips, read_dice
+from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import random_faces, render_scene
 
 from .drawn import pipped_face

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fantan_table.vision.outlines import NOT_SQUARE, RAGGED
+from fantan_table.vision.pipcount import count_pips
 from fantan_table.vision.profile import SHAPES, Profile
-from fantan_table.vision.reader import Status, _read_die, count_pips, face_crop, read_dice
+from fantan_table.vision.reader import Status, _read_die, face_crop, read_dice
 from fantan_table.vision.topface import ROUND, Mark, _between, marks_on_die, read_top_face
 
 from .slanted import IVORY, face_texture, faces_around, random_die, slanted_die
