@@ -12,7 +12,7 @@ from tqdm import tqdm
 from ..devices.camera import CameraError
 from ..devices.camera.folder import read_picture
 from ..vision.dataset import BOXES, DatasetError, boxes_of, read_labels
-from ..vision.evaluate import BOUND_CONFIDENCE, Outcome, Report, placed_dice, placed_reading
+from ..vision.evaluate import Outcome, Report, placed_dice, placed_reading
 from ..vision.reader import Status, read_dice
 from .common import UsageError, load_reader_profile, print_json, warn_miscounted
 
@@ -65,10 +65,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"  per-die accuracy   {report.per_die_accuracy:8.2%}")
     print(f"  exact scenes       {report.exact_scene_rate:8.2%}")
     print(f"  coverage (ok)      {report.coverage:8.2%}")
-    print(
-        f"  wrong when ok      {report.wrong_when_ok_rate:8.2%}   ({report.wrong_when_ok} of the {report.ok} pictures"
-        f" read ok; {BOUND_CONFIDENCE:.0%} sure it is at most {report.wrong_when_ok_bound:.2%})"
-    )
+    print(f"  wrong when ok      {report.wrong_when_ok_rate:8.2%}   ({report.wrong_when_ok_evidence()})")
     print(f"  count errors       {report.count_errors:8d}")
     print(f"  ms per frame       {report.ms_mean:8.1f} mean, {report.ms_p95:.1f} p95")
     if report.placed:

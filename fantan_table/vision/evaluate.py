@@ -127,10 +127,12 @@ def upper_bound(failures: int, trials: int, confidence: float = BOUND_CONFIDENCE
     trial failed."""
     if not 0 <= failures <= trials:
         raise ValueError(f"{failures} failures in {trials} trials")
+    if not 0 < confidence < 1:
+        raise ValueError(f"a bound {confidence} sure: give a confidence between 0 and 1")
     if failures == trials:
         return 1.0
-    if failures == 0:
-        return 1.0 - (1.0 - confidence) ** (1.0 / trials)  # the chance of no failure at all is (1 - p)**n
+    if failures == 0:  # the chance of no failure at all is (1 - p)**n; expm1 keeps its digits for many trials
+        return -math.expm1(math.log1p(-confidence) / trials)
     low, high = failures / trials, 1.0  # as few failures grows less likely as the rate rises: bisect
     for _ in range(_BISECTIONS):
         middle = (low + high) / 2
@@ -237,9 +239,20 @@ class Report:
         return self.wrong_when_ok / self.ok if self.ok else 0.0
 
     @property
-    def wrong_when_ok_bound(self) -> float:
+    def wrong_when_ok_at_most(self) -> float:
         """How high the wrong-when-ok rate could be, given so few rolls read ok (``upper_bound``)."""
         return upper_bound(self.wrong_when_ok, self.ok)
+
+    def wrong_when_ok_evidence(self, ok: str = "read ok") -> str:
+        """The counts behind the wrong-when-ok rate, and how high the real rate could be with so few: "0 of 64 read
+        ok; the real rate could be as high as 4.57% at 95% confidence". ``ok``: what the caller calls a roll read
+        ok."""
+        if not self.ok:
+            return f"nothing {ok}"
+        return (
+            f"{self.wrong_when_ok} of {self.ok} {ok}; the real rate could be as high as "
+            f"{self.wrong_when_ok_at_most:.2%} at {BOUND_CONFIDENCE:.0%} confidence"
+        )
 
     @property
     def ms_mean(self) -> float:
@@ -258,7 +271,8 @@ class Report:
             "coverage": round(self.coverage, 6),
             "wrong_when_ok_rate": round(self.wrong_when_ok_rate, 6),
             "wrong_when_ok": self.wrong_when_ok,
-            "wrong_when_ok_at_most": round(self.wrong_when_ok_bound, 6),
+            "wrong_when_ok_at_most": round(self.wrong_when_ok_at_most, 6),
+            "at_most_confidence": BOUND_CONFIDENCE,
             "count_errors": self.count_errors,
             "ms_mean": round(self.ms_mean, 2),
             "ms_p95": round(self.ms_p95, 2),

@@ -108,9 +108,17 @@ def test_no_failure_bounds_the_rate_by_the_chance_of_none_at_all():
     assert upper_bound(0, 0) == 1.0 and upper_bound(3, 3) == 1.0  # nothing tried, or everything failed: no bound
 
 
-def test_an_impossible_count_is_refused():
+def test_an_impossible_count_or_confidence_is_refused():
     with pytest.raises(ValueError, match="4 failures in 3 trials"):
         upper_bound(4, 3)
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        upper_bound(0, 3, confidence=1.0)
+
+
+def test_the_bound_keeps_its_digits_for_many_trials():
+    # -log(0.05) / n, less its square's half: the first two terms of 1 - 0.05**(1/n) for a large n
+    n = 10**9
+    assert upper_bound(0, n) == pytest.approx(2.995732273553991e-09 - 4.487205e-18, rel=1e-12)
 
 
 def _at_most(failures: int, trials: int, rate: float) -> float:
@@ -137,5 +145,9 @@ def test_a_report_says_how_high_its_wrong_when_ok_rate_could_be():
         [Outcome((1,), (2,), ok=True, ms=1, dice_found=1, name="a")]
         + [Outcome((1,), (1,), ok=True, ms=1, dice_found=1, name=str(i)) for i in range(99)]
     )
-    assert report.wrong_when_ok_rate == 0.01 and report.wrong_when_ok_bound == upper_bound(1, 100)
+    assert report.wrong_when_ok_rate == 0.01 and report.wrong_when_ok_at_most == upper_bound(1, 100)
     assert report.as_json()["wrong_when_ok_at_most"] == round(upper_bound(1, 100), 6)
+    assert report.as_json()["at_most_confidence"] == 0.95
+    said = report.wrong_when_ok_evidence()
+    assert said == f"1 of 100 read ok; the real rate could be as high as {upper_bound(1, 100):.2%} at 95% confidence"
+    assert summarise([Outcome((1,), (), ok=False, ms=1, dice_found=0)]).wrong_when_ok_evidence() == "nothing read ok"
