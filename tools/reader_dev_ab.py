@@ -54,6 +54,7 @@ from fantan_table.vision.cnn import BUILTIN_PATHS, CnnEnsemble, CnnFaceModel
 from fantan_table.vision.dataset import read_labels
 from fantan_table.vision.finder import BUILTIN_PATH as FINDER_PATH
 from fantan_table.vision.finder import DiceFinder, FinderError
+from fantan_table.vision.perturb import PERTURBATIONS
 from fantan_table.vision.render import random_faces, render_scene
 from fantan_table.vision.stress import MEASURING_SEEDS, stress_scene
 from fantan_table.vision.train import BYLER_TRAIN_PHOTOS
@@ -96,70 +97,6 @@ RELABELLED: dict[str, tuple[tuple[int, ...], str]] = {
 }
 """DEV photos whose label is wrong, as the photo shows them and why: each was looked at, die by die. Reported as
 WRONG, a right reading cost the next reader of the tally a look at the photo."""
-
-
-def _gamma(picture: np.ndarray, gamma: float) -> np.ndarray:
-    return cv2.LUT(picture, (np.linspace(0.0, 1.0, 256) ** gamma * 255).round().astype(np.uint8))
-
-
-def _as_jpeg(picture: np.ndarray, quality: int) -> np.ndarray:
-    ok, encoded = cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, quality])
-    decoded = cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else None
-    assert decoded is not None, "OpenCV encodes and decodes any 8-bit BGR picture as JPEG"
-    return decoded
-
-
-def _turned(picture: np.ndarray, degrees: float) -> np.ndarray:
-    """``picture`` turned about its middle, on a canvas that holds all of it, the corners the table's median colour."""
-    h, w = picture.shape[:2]
-    turn = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
-    cos, sin = abs(turn[0, 0]), abs(turn[0, 1])
-    size = (round(w * cos + h * sin), round(w * sin + h * cos))
-    turn[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
-    fill = tuple(float(v) for v in np.median(picture.reshape(-1, 3), axis=0))
-    return cv2.warpAffine(picture, turn, size, flags=cv2.INTER_LINEAR, borderValue=fill)
-
-
-def _tilted(picture: np.ndarray, squeeze: float) -> np.ndarray:
-    """``picture`` as a camera tilted further away would see it: its top edge ``squeeze`` shorter at each end."""
-    h, w = picture.shape[:2]
-    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
-    seen = np.float32([[squeeze * w, 0], [(1 - squeeze) * w, 0], [w, h], [0, h]])
-    fill = tuple(float(v) for v in np.median(picture.reshape(-1, 3), axis=0))
-    return cv2.warpPerspective(picture, cv2.getPerspectiveTransform(corners, seen), (w, h), borderValue=fill)
-
-
-def _noisy(picture: np.ndarray) -> np.ndarray:
-    noise = np.random.default_rng(0).normal(0.0, 8.0, picture.shape)  # seeded: a rerun reads the same pictures
-    return np.clip(picture + noise, 0, 255).astype(np.uint8)
-
-
-PERTURBATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "smaller": lambda p: cv2.resize(p, None, fx=0.6, fy=0.6, interpolation=cv2.INTER_AREA),
-    "larger": lambda p: cv2.resize(p, None, fx=1.6, fy=1.6, interpolation=cv2.INTER_LINEAR),
-    "quarter-turn": lambda p: cv2.rotate(p, cv2.ROTATE_90_CLOCKWISE),
-    "half-turn": lambda p: cv2.rotate(p, cv2.ROTATE_180),
-    "mirrored": lambda p: cv2.flip(p, 1),
-    "darker": lambda p: _gamma(p, 1 / 0.6),
-    "lighter": lambda p: _gamma(p, 0.6),
-    "jpeg": lambda p: _as_jpeg(p, 25),
-    "blurred": lambda p: cv2.GaussianBlur(p, (0, 0), 1.5),
-    "noisy": _noisy,
-    "warm": lambda p: np.clip(p * np.array([0.8, 1.0, 1.2]), 0, 255).astype(np.uint8),  # BGR: less blue, more red
-    "turned-30": lambda p: _turned(p, 30.0),
-    "tilted": lambda p: _tilted(p, 0.15),
-    "moving": lambda p: cv2.filter2D(p, -1, np.full((1, 9), 1 / 9, np.float32)),  # a roll still sliding sideways
-    "shaded": lambda p: np.clip(p * np.linspace(0.45, 1.1, p.shape[1])[None, :, None], 0, 255).astype(np.uint8),
-    "tiny": lambda p: cv2.resize(p, None, fx=0.4, fy=0.4, interpolation=cv2.INTER_AREA),
-}
-"""Ways to change a DEV picture that leave its dice's values as they are (``--perturb``): another camera, light or
-compression. Reading dice-photos train and byler 1-150 changed so, with the count, found four white dice read ok
-and wrong by a front face at a steep slant, and a wrong label (``RELABELLED``); as they are, none.
-
-On 2026-11-29, the last five (a turned camera, a steeper one, dice still sliding, light from one side, a camera four
-tenths as sharp) over the same 460 photos, with the count and without: 1 of the 4,600 readings was ok and wrong,
-dice-photos ``dice_37`` tilted, with no count (three 1s read as two: the third, cut by the frame's edge, was not
-looked for; unperturbed it is unsure, cut)."""
 
 
 class Refused(SystemExit):
