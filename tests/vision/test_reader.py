@@ -1519,19 +1519,15 @@ def test_wooden_dev_rolls_with_a_side_face_found_weakly_are_unsure():
         assert why in reading.message and "side face?" in reading.message, seed
 
 
-def _die_at(value, x, y, side=40.0):
-    return reader.DieReading(value, (x, y), ((x, y), (side, side), 0.0), 1.0)
-
-
 def test_a_die_found_weakly_nearer_another_than_touching_dice_lie_is_unread():
-    sure, near, touching = _die_at(1, 100, 100), _die_at(5, 100, 135), _die_at(2, 200, 100)
+    sure, near, touching = _die(1, 100.0, side=40.0), _die(5, 135.0, side=40.0), _die(2, 240.0, side=40.0)
     threshold = reader.builtin_finder().threshold
     weak = threshold - 0.1
     dice = reader._weak_and_near([sure, near, touching], [0.9, weak, 0.9])
     assert dice[0] == sure and dice[2] == touching
     assert dice[1].value is None and dice[1].problem == "found weakly, 0.88 sides from another die: its side face?"
     assert reader._weak_and_near([sure, near], [0.9, threshold]) == [sure, near]  # found surely: a die
-    assert reader._weak_and_near([sure, _die_at(5, 100, 140)], [0.9, weak])[1].value == 5  # a side apart: touching
+    assert reader._weak_and_near([sure, _die(5, 140.0, side=40.0)], [0.9, weak])[1].value == 5  # a side apart
     assert reader._weak_and_near([sure, near], [None, None]) == [sure, near]  # the outlines' boxes
 
 
