@@ -805,8 +805,7 @@ def _reading(
     ]
     scores = [score for _, _, score in boxes]
     dice = _blanks_on_print(frame, dice, scores, profile, expect)
-    dice = _weak_and_small(dice, scores)
-    dice = _weak_and_near(dice, scores)
+    dice = _weak_boxes(dice, scores)
     if weighed and all(score is not None for _, _, score in boxes):  # the network's boxes, drawn tight to a top face
         dice = _short_boxes_read_again(frame, dice, profile)
     if weighed and profile.blank_face:  # a glint read as a 1 is a blank die's; dice with no blank face have none
@@ -941,23 +940,6 @@ def _fill_box(mask: np.ndarray, box: RotatedBox, scale: float, grown: float, val
     return mask
 
 
-def _weak_and_small(dice: list[DieReading], scores: Sequence[float | None]) -> list[DieReading]:
-    """The dice, with any the network found weakly and smaller than ``WEAK_SAME_SIZE`` of the middle one unread (in a
-    roll of three or more; a die doubted already keeps its own problem)."""
-    middle = _middle_side(dice)
-    if middle is None or all(score is None for score in scores):  # the outlines' boxes: the network not asked
-        return dice
-    least = builtin_finder().threshold
-    out = []
-    for die, score in zip(dice, scores, strict=True):
-        share = max(die.box[1]) / middle
-        if score is not None and score < least and share < WEAK_SAME_SIZE and die.problem is None:
-            problem = f"found weakly, and {share:.0%} the others' size: part of a die?"
-            die = die.doubted(problem)
-        out.append(die)
-    return out
-
-
 WEAK_APART = DROPPED_APART
 """A box the network found weakly (below its threshold: taken to make up the count, ``FILL_FOUND``) reads only where
 it lies at least this many sides from every other die: touching dice lie a side apart, a little less at a slant
@@ -972,16 +954,22 @@ wooden 678300-678999, steep 620000-620999) it changed no right or wrong roll, on
 doubts fewer still. With no count the network's weak peaks are not taken."""
 
 
-def _weak_and_near(dice: list[DieReading], scores: Sequence[float | None]) -> list[DieReading]:
-    """The dice, with any the network found weakly lying nearer than ``WEAK_APART`` sides to another die unread."""
-    if all(score is None for score in scores):
+def _weak_boxes(dice: list[DieReading], scores: Sequence[float | None]) -> list[DieReading]:
+    """The dice, with any the network found weakly (below its threshold) unread where it is smaller than
+    ``WEAK_SAME_SIZE`` of the middle one (in a roll of three or more) or nearer than ``WEAK_APART`` sides to another
+    die. A die doubted already keeps its own problem."""
+    if all(score is None for score in scores):  # the outlines' boxes: the network not asked
         return dice
     least = builtin_finder().threshold
+    middle = _middle_side(dice)
     out = []
     for k, (die, score) in enumerate(zip(dice, scores, strict=True)):
         if score is not None and score < least and die.problem is None:
+            share = max(die.box[1]) / middle if middle is not None else math.inf
             nearest = min((_sides_apart(die, other) for j, other in enumerate(dice) if j != k), default=math.inf)
-            if nearest < WEAK_APART:
+            if share < WEAK_SAME_SIZE:
+                die = die.doubted(f"found weakly, and {share:.0%} the others' size: part of a die?")
+            elif nearest < WEAK_APART:
                 die = die.doubted(f"found weakly, {nearest:.2f} sides from another die: its side face?")
         out.append(die)
     return out

@@ -1523,12 +1523,12 @@ def test_a_die_found_weakly_nearer_another_than_touching_dice_lie_is_unread():
     sure, near, touching = _die(1, 100.0, side=40.0), _die(5, 135.0, side=40.0), _die(2, 240.0, side=40.0)
     threshold = reader.builtin_finder().threshold
     weak = threshold - 0.1
-    dice = reader._weak_and_near([sure, near, touching], [0.9, weak, 0.9])
+    dice = reader._weak_boxes([sure, near, touching], [0.9, weak, 0.9])
     assert dice[0] == sure and dice[2] == touching
     assert dice[1].value is None and dice[1].problem == "found weakly, 0.88 sides from another die: its side face?"
-    assert reader._weak_and_near([sure, near], [0.9, threshold]) == [sure, near]  # found surely: a die
-    assert reader._weak_and_near([sure, _die(5, 140.0, side=40.0)], [0.9, weak])[1].value == 5  # a side apart
-    assert reader._weak_and_near([sure, near], [None, None]) == [sure, near]  # the outlines' boxes
+    assert reader._weak_boxes([sure, near], [0.9, threshold]) == [sure, near]  # found surely: a die
+    assert reader._weak_boxes([sure, _die(5, 140.0, side=40.0)], [0.9, weak])[1].value == 5  # a side apart
+    assert reader._weak_boxes([sure, near], [None, None]) == [sure, near]  # the outlines' boxes
 
 
 def test_dev_photo_a_side_face_found_weakly_below_its_top_face_leaves_the_roll_unsure(monkeypatch):
@@ -1890,7 +1890,7 @@ def test_a_weak_peak_near_a_die_read_inside_a_region_of_interest_is_that_die(mon
 def test_a_small_box_the_network_found_weakly_is_not_read(monkeypatch, sides, scores, unread):
     monkeypatch.setattr(reader, "builtin_finder", lambda: SimpleNamespace(threshold=0.5))
     dice = [_die(v, 100.0 * v, side=side) for v, side in enumerate(sides, 1)]
-    out = reader._weak_and_small(dice, scores)
+    out = reader._weak_boxes(dice, scores)
     assert [i for i, d in enumerate(out) if d.value is None] == unread
     for i in unread:
         assert out[i].problem is not None and out[i].problem.endswith("the others' size: part of a die?")
@@ -1905,13 +1905,13 @@ def test_the_outlines_boxes_never_ask_for_the_network(monkeypatch):
 
     monkeypatch.setattr(reader, "builtin_finder", no_network)
     dice = [_die(1, 100.0), _die(2, 200.0), _die(3, 300.0, side=10.0)]
-    assert reader._weak_and_small(dice, [None, None, None]) == dice
+    assert reader._weak_boxes(dice, [None, None, None]) == dice
 
 
 def test_a_die_doubted_already_keeps_its_own_problem(monkeypatch):
     monkeypatch.setattr(reader, "builtin_finder", lambda: SimpleNamespace(threshold=0.5))
     dice = [_die(1, 100.0), _die(2, 200.0), _die(None, 300.0, "pips too blurred to count", side=10.0)]
-    assert reader._weak_and_small(dice, [0.9, 0.9, 0.4]) == dice
+    assert reader._weak_boxes(dice, [0.9, 0.9, 0.4]) == dice
 
 
 @pytest.mark.parametrize("seed", [651842, 652494])
