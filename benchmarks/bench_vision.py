@@ -139,13 +139,20 @@ def _told_and_not(expect: int) -> dict[str, Reader]:
 
 def _safety_rows(n: str, got: dict[str, Report]) -> list[Row]:
     """Whether "ok" is right with the count and without (``_told_and_not``), and the confidence of the dice read."""
+    return [
+        *_ok_rows(n, got),
+        _confidence_row(n, got["ours"]),
+        _confidence_row(f"{n}, no count", got["ours, no count"]),
+    ]
+
+
+def _ok_rows(n: str, got: dict[str, Report]) -> list[Row]:
+    """Whether "ok" is right with the count and without (``_told_and_not``), and how often it is said without."""
     o, b, on, bn = (got[name] for name in ("ours", "baseline", "ours, no count", "baseline, no count"))
     return [
         _rate(f"{n}: wrong when ok", o, b, "wrong_when_ok_rate", "<= 0.5%", lambda v: v <= 0.005),
         _rate(f"{n}, no count: coverage (ok)", on, bn, "coverage"),
         _rate(f"{n}, no count: wrong when ok", on, bn, "wrong_when_ok_rate", "<= 0.5%", lambda v: v <= 0.005),
-        _confidence_row(n, o),
-        _confidence_row(f"{n}, no count", on),
     ]
 
 
@@ -266,11 +273,6 @@ def _perturbed_rows() -> list[Row]:
     the built-in profile: more unseen pipped-dice sets, before calibration. Nobody tunes on these: the DEV photos
     are perturbed alike by ``tools/reader_dev_ab.py --perturb``."""
     got = _measure(_perturbed(PHOTOS / "valid"), _told_and_not(LABELLED), "real photos (valid), perturbed")
-    o, b, on, bn = (got[name] for name in ("ours", "baseline", "ours, no count", "baseline, no count"))
+    o, b = got["ours"], got["baseline"]
     n = f"real photos valid x {len(PERTURBATIONS)} perturbations ({o.scenes}), built-in profile"
-    return [
-        _rate(f"{n}: exact scenes", o, b, "exact_scene_rate"),
-        _rate(f"{n}: wrong when ok", o, b, "wrong_when_ok_rate", "<= 0.5%", lambda v: v <= 0.005),
-        _rate(f"{n}, no count: coverage (ok)", on, bn, "coverage"),
-        _rate(f"{n}, no count: wrong when ok", on, bn, "wrong_when_ok_rate", "<= 0.5%", lambda v: v <= 0.005),
-    ]
+    return [_rate(f"{n}: exact scenes", o, b, "exact_scene_rate"), *_ok_rows(n, got)]

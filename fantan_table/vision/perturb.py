@@ -24,6 +24,11 @@ def _as_jpeg(picture: np.ndarray, quality: int) -> np.ndarray:
     return decoded
 
 
+def _table_colour(picture: np.ndarray) -> tuple[float, ...]:
+    """The picture's median colour: the table's, as dice cover little of it (for the corners a warp leaves empty)."""
+    return tuple(float(v) for v in np.median(picture.reshape(-1, 3), axis=0))
+
+
 def _turned(picture: np.ndarray, degrees: float) -> np.ndarray:
     """``picture`` turned about its middle, on a canvas that holds all of it, the corners the table's median colour."""
     h, w = picture.shape[:2]
@@ -31,8 +36,7 @@ def _turned(picture: np.ndarray, degrees: float) -> np.ndarray:
     cos, sin = abs(turn[0, 0]), abs(turn[0, 1])
     size = (round(w * cos + h * sin), round(w * sin + h * cos))
     turn[:, 2] += (size[0] - w) / 2, (size[1] - h) / 2
-    fill = tuple(float(v) for v in np.median(picture.reshape(-1, 3), axis=0))
-    return cv2.warpAffine(picture, turn, size, flags=cv2.INTER_LINEAR, borderValue=fill)
+    return cv2.warpAffine(picture, turn, size, flags=cv2.INTER_LINEAR, borderValue=_table_colour(picture))
 
 
 def _tilted(picture: np.ndarray, squeeze: float) -> np.ndarray:
@@ -40,8 +44,8 @@ def _tilted(picture: np.ndarray, squeeze: float) -> np.ndarray:
     h, w = picture.shape[:2]
     corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     seen = np.array([[squeeze * w, 0], [(1 - squeeze) * w, 0], [w, h], [0, h]], np.float32)
-    fill = tuple(float(v) for v in np.median(picture.reshape(-1, 3), axis=0))
-    return cv2.warpPerspective(picture, cv2.getPerspectiveTransform(corners, seen), (w, h), borderValue=fill)
+    view = cv2.getPerspectiveTransform(corners, seen)
+    return cv2.warpPerspective(picture, view, (w, h), borderValue=_table_colour(picture))
 
 
 def _noisy(picture: np.ndarray) -> np.ndarray:
