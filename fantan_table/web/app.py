@@ -86,7 +86,8 @@ KEEPALIVE_SECONDS = 15.0
 HANGUP_CHECK_SECONDS = 1.0
 """How often a quiet live stream asks whether its phone has gone or the table is stopping, to end soon after."""
 SIM_SETTLE_SECONDS = 0.3
-"""After a simulated press, shake or lift, let the table's loop take in the change before answering."""
+"""After a simulated press, shake or lift, and the loop's turn that took it in, let the camera's next frames come
+before answering (a lifted cup's dice are read over a few still frames)."""
 MAX_PIN_CHECKS_WAITING = 4
 """PIN checks queued for the one scrypt worker, at most: more would only queue guesses the lockout refuses."""
 MAX_PIN_LENGTH = 64
@@ -462,16 +463,16 @@ def create_app(ctx: WebContext) -> FastAPI:
                 button = ButtonName(body.get("button"))
             except ValueError:
                 raise Refusal(400, f"button must be one of {', '.join(b.value for b in ButtonName)}") from None
-            await _command(lambda _: simulator.press(button))
+            await _command(lambda _: simulator.press(button), after_turn=True)
         elif what == "shake":
             values = body.get("values")
             if values is not None and not (
                 isinstance(values, list) and all(type(v) is int and 0 <= v <= 6 for v in values)
             ):
                 raise Refusal(400, "values must be a list of faces 0 to 6, or left out for a random roll")
-            await _command(lambda night: _shake(night, sim_camera, values))
+            await _command(lambda night: _shake(night, sim_camera, values), after_turn=True)
         elif what == "lift":
-            await _command(lambda _: sim_camera.lift())
+            await _command(lambda _: sim_camera.lift(), after_turn=True)
         else:
             raise Refusal(404, f"no simulated {what!r}: press, shake or lift")
         await asyncio.sleep(SIM_SETTLE_SECONDS)
@@ -487,9 +488,11 @@ def create_app(ctx: WebContext) -> FastAPI:
         return jpeg(cv2.resize(frame, (frame.shape[1] // 2, frame.shape[0] // 2), interpolation=cv2.INTER_AREA))
 
     # -- helpers ---------------------------------------------------------------------------------------------
-    async def _command(action: Callable[[Night], T]) -> T:
-        """Have the table's owner do ``action`` and await its answer; a refusal or a fault becomes the reply."""
-        return await _answer(ctx.owner.submit(action))
+    async def _command(action: Callable[[Night], T], after_turn: bool = False) -> T:
+        """Have the table's owner do ``action`` and await its answer; a refusal or a fault becomes the reply.
+
+        ``after_turn``: answer once the loop has taken in what the action set off (``Owner.submit``)."""
+        return await _answer(ctx.owner.submit(action, after_turn))
 
     async def _kept_photo(frame: FrameRef, what: str) -> Response:
         """A kept photo, checked against its hash; a missing or changed one is a 404 that names no file."""

@@ -27,6 +27,8 @@ from .conftest import GAME
 
 RACE_SECONDS = 4.0
 """How long the race test fires commands from every side: bounded, yet many rounds and several new games."""
+SLOW_STEP_SECONDS = 0.2
+"""A loop's step made this slow: far longer than a caller takes to read the view once answered."""
 RACE_MIN_ROUNDS = 5
 """The race is only a test when rounds were really played through it (most settle from dice entered by hand);
 13 to 16 were played here on two cores under a load of 8 to 13, so a slower machine keeps a margin."""
@@ -48,6 +50,24 @@ def test_a_command_is_answered_with_its_result_and_the_view_already_shows_it(own
     assert after.version > before.version and after.state.game.coins_staked("Ann") == 2
     assert before.state.game.coins_staked("Ann") == 0  # an old view never changes under its reader
     assert owner.call(lambda night: night.table.state.round) == 1
+
+
+def test_a_command_answered_after_the_turn_sees_what_the_loop_made_of_it(
+    owner: Owner, devices: Devices, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A simulated press only queues the button's event: the loop's step takes it, here slowly (as the first
+    reading, which loads the networks, is), and only after that may the caller read the closed table."""
+    sim, runner = devices.simulator, owner.night.runner
+    assert sim is not None and runner is not None
+    step = runner.step
+
+    def slow_step(wait: float = 0.0) -> None:
+        time.sleep(SLOW_STEP_SECONDS)
+        step(wait)
+
+    monkeypatch.setattr(runner, "step", slow_step)
+    owner.submit(lambda _: sim.press(ButtonName.NO_MORE_BETS), after_turn=True).result(5)
+    assert owner.view.state.stage is Stage.CLOSED
 
 
 def test_a_refusal_reaches_the_caller_and_the_table_goes_on(owner: Owner) -> None:

@@ -84,6 +84,9 @@ class View:
 class _Command(Generic[T]):
     action: Callable[[Night], T]
     future: Future[T]
+    after_turn: bool = False
+    """Answer once the turn's loop has run and its view is out, not straight after the action: what the action
+    set off (a simulated button's event, taken by the loop) is then in the view its caller reads."""
 
 
 class Owner:
@@ -99,20 +102,23 @@ class Owner:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._seen: tuple[object, ...] = ()
+        self._answers_after_turn: list[tuple[Future[object], object]] = []
         self._version = 0
         self._heartbeat = time.monotonic()
         self.view = self._make_view()
 
     # -- for everyone else -------------------------------------------------------------------------------------
-    def submit(self, action: Callable[[Night], T]) -> Future[T]:
-        """Queue ``action`` for the owner; the future holds its result, or the rules' refusal, or an OwnerError."""
+    def submit(self, action: Callable[[Night], T], after_turn: bool = False) -> Future[T]:
+        """Queue ``action`` for the owner; the future holds its result, or the rules' refusal, or an OwnerError.
+
+        With ``after_turn`` the result comes once the loop's turn after the action has run and been published."""
         future: Future[T] = Future()
         if self.fault is not None:
             future.set_exception(self._refusal())
         elif self.stopping:
             future.set_exception(OwnerError("the table is stopping: try again once it is back"))
         else:
-            self._commands.put(_Command(action, future))  # type: ignore[arg-type]
+            self._commands.put(_Command(action, future, after_turn))  # type: ignore[arg-type]
         return future
 
     def call(self, action: Callable[[Night], T], timeout: float = COMMAND_TIMEOUT_SECONDS) -> T:
@@ -197,6 +203,9 @@ class Owner:
                 self._fail(f"{type(exc).__name__}: {exc}")
         self._publish()
         self._heartbeat = time.monotonic()
+        answers, self._answers_after_turn = self._answers_after_turn, []
+        for future, result in answers:
+            future.set_result(result)
 
     def _execute(self, command: _Command[object]) -> None:
         if not command.future.set_running_or_notify_cancel():
@@ -215,7 +224,10 @@ class Owner:
             command.future.set_exception(self._refusal())
             return
         self._publish()  # whoever waits reads the view of what they did
-        command.future.set_result(result)
+        if command.after_turn:
+            self._answers_after_turn.append((command.future, result))
+        else:
+            command.future.set_result(result)
 
     # -- a fault -------------------------------------------------------------------------------------------------
     def _fail(self, reason: str) -> None:
