@@ -571,6 +571,11 @@ class Game:
         self._move(Action.END)
         self.end_reason = EndReason.ENDED
 
+    def check_allowed(self, action: Action) -> None:
+        """Refused with the rule's text (``GameError``) unless ``action`` may be taken now; changes nothing: what a
+        preview checks before the banker confirms it."""
+        self._check(action)
+
     def step(self, action: Action) -> None:
         """A move that touches no money (a reading, its check, showing the result): only the round moves."""
         if action not in _STEPS:

@@ -341,7 +341,7 @@ def create_app(ctx: WebContext) -> FastAPI:
         if not isinstance(values, list) or not all(type(v) is int for v in values):
             raise Refusal(400, "values must be a list of the dice's faces, whole numbers, e.g. [0, 3, 5, 2]")
         if body.get("confirm") is not True:
-            await _command(lambda night: night.fantan.dice.check(values))
+            await _command(lambda night: night.fantan.check_dice(values))
             state = _fantan_state()
             draw = state.game.draw
             for_bank = draw.to_roll if draw is not None and state.stage is Stage.CHOOSING else None

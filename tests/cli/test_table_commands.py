@@ -130,10 +130,13 @@ def test_pin_hash_refuses_a_pin_shorter_than_six(tmp_path: Path) -> None:
 def test_dice_typed_at_the_console_are_checked_and_settle_only_after_yes(tmp_path: Path) -> None:
     done = run_table(
         config_file(tmp_path),
-        "press no_more_bets\ndice 1 2 3 9\ndice 1 2 3\ndice 1 2 3 3\nstatus\ndice 1 2 3 3\nyes\nquit\n",
+        "dice 1 2 3 3\npress no_more_bets\ndice 1 2 3 9\ndice 1 2 3\ndice 1 2 3 3\nstatus\ndice 1 2 3 3\nyes\nquit\n",
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
+    # while betting is open the table takes no dice: it says so at once, rather than offering to settle on them
+    assert "refused: cannot record a reading now: betting is open (call 'no more bets' first)" in out
+    assert out.count("Settle on them?") == 2
     assert "refused: 9 is not a face of these dice" in out and "refused: a roll at this table is 4 dice" in out
     assert "dice 1 2 3 3 = 9: open 1. Settle on them? (yes)" in out
     assert "the dice typed were not settled" in out and "round 1, closed" in out  # "status" is not "yes"

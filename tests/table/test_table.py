@@ -97,6 +97,21 @@ def test_dice_entered_by_hand_are_an_audited_override(table: Table) -> None:
         table.enter_dice([1, 1, 1, 1])
 
 
+def test_dice_typed_by_hand_are_checked_as_the_table_would_take_them_now(table: Table) -> None:
+    before = len(table.journal.events())
+    with pytest.raises(GameError, match=r"cannot record a reading now: betting is open"):
+        table.check_dice([2, 2, 2, 0])
+    table.close_bets()
+    after_close = len(table.journal.events())
+    table.check_dice([2, 2, 2, 0])
+    with pytest.raises(RulesError, match="not a face"):
+        table.check_dice([2, 2, 2, 9])
+    assert len(table.journal.events()) == after_close > before  # checking journals nothing
+    table.enter_dice([2, 2, 2, 0])
+    with pytest.raises(GameError, match=r"cannot record a reading now: the last round's result is on show"):
+        table.check_dice([1, 1, 1, 1])
+
+
 def test_dice_that_lie_as_last_round_wait_for_confirm(table: Table) -> None:
     table.close_bets()
     table.record_reading(reading((1, 2, 3, 4)))

@@ -411,6 +411,15 @@ def test_dice_typed_by_hand_must_be_the_tables_dice(rig: Rig, values: list[int],
     assert rig.journal_length() == before
 
 
+def test_dice_typed_by_hand_are_previewed_only_when_the_table_would_take_them(rig: Rig) -> None:
+    rig.login()
+    before = rig.journal_length()
+    reply = rig.post("/api/banker/dice", {"values": [6, 6, 6, 5]})  # betting is still open
+    assert reply.status_code == 409, reply.text
+    assert "cannot record a reading now: betting is open" in reply.json()["error"]
+    assert rig.journal_length() == before and rig.table.state.stage.value == "betting"
+
+
 def test_dice_typed_by_hand_are_shown_with_their_open_number_before_they_settle(rig: Rig) -> None:
     rig.login()
     rig.post("/api/banker/action", {"action": "close"})

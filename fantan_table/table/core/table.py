@@ -43,6 +43,7 @@ from ...rules.events import (
     typed_dice,
 )
 from ...rules.game import GameConfig, Player, Suit
+from ...rules.round import Action
 from ...vision.reader import Reading
 from .codec import reading_record
 from .hosting import HostedTable
@@ -117,6 +118,12 @@ class Table(HostedTable[TableState, FanTanEvent]):
             )
         dice = typed_dice(values)
         self._do(DiceRead(ReadingRecord("hand", "ok", dice, f"entered by {by}", None)))
+
+    def check_dice(self, values: Sequence[int]) -> None:
+        """Dice typed by hand, checked as ``enter_dice`` would take them now, changing nothing: the preview the banker
+        confirms must not offer to settle on dice the table would refuse (betting still open, say)."""
+        self.dice.check(values)
+        self.state.game.check_allowed(Action.READ)
 
     def confirm(self) -> None:
         """The dice were shaken after all: settle the reading that looked like last round's."""

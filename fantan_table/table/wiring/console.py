@@ -126,7 +126,7 @@ class Console:
             return
         elif command == "dice" and args:
             values = [_whole(a, "each face") for a in args]
-            owner.call(lambda night: night.fantan.dice.check(values))
+            owner.call(lambda night: night.fantan.check_dice(values))
             draw = owner.view.state.game.draw
             roller = draw.to_roll if owner.view.state.stage is Stage.CHOOSING and draw is not None else None
             self._typed = lambda night: night.fantan.enter_dice(values, by="the console", for_bank=roller)
