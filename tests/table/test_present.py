@@ -18,7 +18,7 @@ def test_each_stage_has_its_screen_and_lights(table: Table) -> None:
     table.close_bets()
     assert screens_for(table.state) == [BetsClosed(1)] and lights_for(table.state) == Lights(False, None)
     table.record_reading(reading((1, 2), Status.UNSURE, message="found 2 dice, expected 4"))
-    assert screens_for(table.state) == [Problem("RE-ROLL", "found 2 dice, expected 4; bets stand")]
+    assert screens_for(table.state) == [Problem("RE-ROLL", "shake again, bets stand: found 2 dice, expected 4")]
     table.record_reading(reading((1, 2, 3, 3)))
     screens = screens_for(table.state)
     assert screens[0] == Result(1, (1, 2, 3, 3), 1) and lights_for(table.state) == Lights(False, 1)

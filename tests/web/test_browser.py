@@ -19,6 +19,7 @@ import pytest
 from playwright.sync_api import APIResponse, Browser, Page, Route, expect, sync_playwright
 
 from fantan_table.vision.dataset import read_labels
+from fantan_table.vision.reader import Reading, Status
 from fantan_table.web.app import create_app
 from fantan_table.web.server import Listen, WebServer, base_url
 
@@ -192,6 +193,19 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     banker.click('[data-action="resume"]')
     expect(phone.locator("#scoring")).to_be_visible()
     assert refused == []
+
+
+def test_a_roll_the_table_could_not_read_asks_for_a_shake_not_a_lift(server, browser: Browser) -> None:
+    url, ctx = server
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(url)
+    ctx.owner.call(lambda night: night.table.close_bets())
+    expect(phone.locator("#status")).to_have_text("Round 1: no more bets: lift the cup")
+    unsure = Reading(Status.UNSURE, (), "die at (398, 758): a gloss spot on a blank?")
+    ctx.owner.call(lambda night: night.table.record_reading(unsure))
+    expect(phone.locator("#status")).to_have_text(
+        "Round 1: re-roll: shake the cup again, the bets stand (die at (398, 758): a gloss spot on a blank?)"
+    )
 
 
 def test_a_name_typed_while_the_last_seat_is_answered_is_kept(server, browser: Browser) -> None:

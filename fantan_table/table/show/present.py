@@ -54,7 +54,8 @@ def screens_for(state: TableState) -> list[Screen]:
         case Stage.BETTING:
             return [BetsOpen(state.round)]
         case Stage.CLOSED if latest is not None and not latest.ok:
-            return [Problem("RE-ROLL", f"{latest.message}; bets stand")]
+            # what to do first: the display has room for four short rows, and the why can be long
+            return [Problem("RE-ROLL", f"shake again, bets stand: {latest.message}")]
         case Stage.CLOSED:
             return [BetsClosed(state.round)]
         case Stage.CHECK:

@@ -258,8 +258,10 @@ function drawStatus() {
       ? `${state.draw.winner} rolled highest and banks: the banker opens round 1`
       : `rolling for the bank: ${state.draw.to_roll} rolls the dice`),
   }[state.stage];
-  document.getElementById("status").textContent = `Round ${state.round}: ${stageText}` +
-    (state.reading && state.reading.status !== "ok" && state.stage === "closed" ? ` (re-roll: ${state.reading.message})` : "") +
+  // a roll the table could not read is shaken again, not lifted again: say so first, and why after
+  const reroll = state.reading && state.reading.status !== "ok" && state.stage === "closed";
+  document.getElementById("status").textContent =
+    `Round ${state.round}: ` + (reroll ? `re-roll: shake the cup again, the bets stand (${state.reading.message})` : stageText) +
     (state.device_problem ? ` [${state.device_problem}]` : "");
   drawFault();
   const me = state.players.find((p) => p.name === state.me);
