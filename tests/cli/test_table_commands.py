@@ -159,7 +159,7 @@ def test_history_names_each_bet_what_it_paid_and_the_photo(tmp_path: Path, capsy
     assert done.returncode == 0, done.stderr
     assert main(["history", "--state", str(tmp_path / "state")]) == 0
     line = capsys.readouterr().out
-    assert "Ann +$6.00 = $56.00 [2 on number:1 won +$6.00]" in line and "photo frames/round-0001-roll-1.jpg" in line
+    assert "Ann +$6.00 = $56.00 [2 on number:1 won $6.00]" in line and "photo frames/round-0001-roll-1.jpg" in line
 
 
 def test_a_changed_config_is_said_at_start_and_the_night_carries_on(tmp_path: Path) -> None:

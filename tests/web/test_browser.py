@@ -171,6 +171,10 @@ def test_a_round_played_in_the_browser(server, browser: Browser) -> None:
     expect(banker.locator("#leds .led.on")).to_have_count(1)
     expect(phone.locator(f'rect.tile.lit[data-tile="{record.report.open_number}"]')).to_have_count(1)
     expect(phone.locator("#result-body .my-bets li")).to_have_count(2)  # each of my bets, and what it paid
+    for line, result in zip(phone.locator("#result-body .my-bets li").all_inner_texts(), ann.results, strict=True):
+        cents = abs(result.delta_cents)  # the word says which way: "lost $2.00", never "lost -$2.00"
+        paid = f" ${cents // 100}.{cents % 100:02d}" if cents else ""
+        assert line == f"{result.wager.coins} on {result.wager.bet}: {result.outcome.value}{paid}", line
     phone.screenshot(path=str(ARTIFACTS / "phone-result.png"), full_page=True)
 
     # the banker corrects the round: checked and shown first, then confirmed; the pad shows the correction

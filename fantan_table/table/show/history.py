@@ -105,8 +105,10 @@ def _result_json(result: BetResult) -> dict[str, Any]:
 
 
 def _bet_text(result: dict[str, Any]) -> str:
-    """One bet's line in the history: '2 on number:1 won +$6.00'."""
-    return f"{result['coins']} on {result['bet']} {result['outcome']} {format_delta(result['cents'])}"
+    """One bet's line in the history: '2 on number:1 won $6.00', '1 on side:0-1 lost $1.00', '1 on ... money back'.
+    The word says which way the money went, so the amount carries no sign."""
+    amount = f" {format_cents(abs(result['cents']))}" if result["cents"] else ""
+    return f"{result['coins']} on {result['bet']} {result['outcome']}{amount}"
 
 
 def bank_short_text(report: RoundReport) -> str:

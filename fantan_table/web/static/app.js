@@ -298,7 +298,7 @@ function drawResult() {
   const html = `<p class="big">${head}</p>` +
     (last.bank_short ? `<p class="short">${escapeHtml(last.bank_short)}.</p>` : "") +
     (mine ? `<p class="mine">You: ${mine.delta_cents > 0 ? "won" : mine.delta_cents < 0 ? "lost" : "even"} ${dollars(Math.abs(mine.delta_cents))}</p>` +
-      (mine.results.length ? `<ul class="my-bets">${mine.results.map((r) => `<li>${r.coins} on ${escapeHtml(r.bet)}: ${r.outcome}${r.cents ? ` ${r.cents > 0 ? "+" : ""}${dollars(r.cents)}` : ""}</li>`).join("")}</ul>` : "") : "") +
+      (mine.results.length ? `<ul class="my-bets">${mine.results.map((r) => `<li>${r.coins} on ${escapeHtml(r.bet)}: ${r.outcome}${r.cents ? ` ${dollars(Math.abs(r.cents))}` : ""}</li>`).join("")}</ul>` : "") : "") +
     `<ul>${lines.join("")}</ul>` +
     (last.photo ? photoWithBoxes(last.round, last.reading) : "");
   if (html !== drawnResult) body.innerHTML = drawnResult = html;
