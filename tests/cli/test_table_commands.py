@@ -130,10 +130,13 @@ def test_pin_hash_refuses_a_pin_shorter_than_six(tmp_path: Path) -> None:
 def test_dice_typed_at_the_console_are_checked_and_settle_only_after_yes(tmp_path: Path) -> None:
     done = run_table(
         config_file(tmp_path),
-        "dice 1 2 3 3\npress no_more_bets\ndice 1 2 3 9\ndice 1 2 3\ndice 1 2 3 3\nstatus\ndice 1 2 3 3\nyes\nquit\n",
+        "press next_round\ndice 1 2 3 3\npress no_more_bets\n"
+        "dice 1 2 3 9\ndice 1 2 3\ndice 1 2 3 3\nstatus\ndice 1 2 3 3\nyes\nquit\n",
     )
     assert done.returncode == 0, done.stderr
     out = done.stdout
+    # a button the rules refuse now is said as any refusal is (and the table goes on)
+    assert "refused: cannot open the next round now: betting is open (call 'no more bets' first)" in out
     # while betting is open the table takes no dice: it says so at once, rather than offering to settle on them
     assert "refused: cannot record a reading now: betting is open (call 'no more bets' first)" in out
     assert out.count("Settle on them?") == 2

@@ -106,9 +106,20 @@ class Console:
                 owner.call(lambda night: night.fantan.remove(player, bet, coins))
         elif command == "press" and len(args) == 1 and sim is not None:
             button = _button(args[0])
+
+            def press(night: Night) -> None:
+                if night.runner is not None:
+                    night.runner.refused = None
+                sim.press(button)
+
             version = owner.view.version
-            owner.call(lambda _: sim.press(button))
-            self._wait(lambda: owner.view.version != version, seconds=1.0)
+            owner.call(press)
+            # the loop takes the button's event on its next turns (a release within the debounce time, later)
+            self._wait(lambda: owner.view.version != version or _refused(owner) is not None, seconds=1.0)
+            refused = _refused(owner)
+            if refused is not None:
+                self._say(f"refused: {refused}")
+                return
         elif command == "hold" and args == ["next_round"] and sim is not None:
             sim.hold(ButtonName.NEXT_ROUND, self.hold_seconds)
         elif command == "shake" and camera is not None:
@@ -217,6 +228,11 @@ class Console:
 
     def _say(self, text: str) -> None:
         print(text, file=self.out, flush=True)
+
+
+def _refused(owner: Owner) -> str | None:
+    """What the rules refused of the last button pressed, since the console cleared it (``Showing.refused``)."""
+    return owner.call(lambda night: night.runner.refused if night.runner is not None else None)
 
 
 def _whole(text: str, what: str) -> int:

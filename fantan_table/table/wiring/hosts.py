@@ -37,6 +37,7 @@ class Runner(Protocol):
     devices: Devices
     screen: Screen | None
     device_problem: str | None
+    refused: str | None
 
     def step(self, wait: float = 0.0) -> None: ...
     def show_fault(self, screen: Fault) -> None: ...

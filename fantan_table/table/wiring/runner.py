@@ -52,6 +52,9 @@ class Showing:
     devices: Devices
     screen: Screen | None
     device_problem: str | None
+    refused: str | None = None
+    """What the rules last refused of a button's action (or the loop's), until someone clears it: the console, having
+    pressed a button, says it as it says any refusal."""
 
     def _draw(self, screen: Screen) -> None:
         self.screen = screen
@@ -61,15 +64,16 @@ class Showing:
             self.device_problem = f"display: {exc}"
             log.warning("%s", self.device_problem)
 
-    @staticmethod
-    def _act(action: Callable[[], None]) -> None:
-        """Do a button's action; one the rules refuse now is logged, not fatal (a stray press is normal).
+    def _act(self, action: Callable[[], None]) -> None:
+        """Do a button's action; one the rules refuse now is logged and kept in ``refused``, not fatal (a stray press
+        is normal).
 
         Anything else propagates: the owner makes it a fault rather than a silently stuck table.
         """
         try:
             action()
         except RulesError as exc:
+            self.refused = str(exc)
             log.info("button ignored: %s", exc)
 
 
