@@ -29,7 +29,7 @@ from ..errors import FantanError
 from .security import RateLimiter
 
 STATIC = resources.files("fantan_table.web") / "static"
-STATIC_KINDS = {".js": "text/javascript", ".css": "text/css"}
+STATIC_KINDS = {".js": "text/javascript", ".css": "text/css", ".svg": "image/svg+xml"}
 MAX_JSON_BYTES = 16 * 1024
 """A request body, at most: the largest the page sends (the new-game form) is well under 2 KB."""
 BODY_SECONDS = 10.0

@@ -28,6 +28,9 @@ def test_the_page_sets_a_csrf_cookie_and_serves_its_assets(rig: Rig) -> None:
     assert rig.client.cookies.get("fantan_csrf")
     assert rig.client.get("/static/app.js").headers["content-type"].startswith("text/javascript")
     assert rig.client.get("/static/style.css").status_code == 200
+    # the tab's icon, named by the page (else every load asks for a /favicon.ico that is not there)
+    assert '<link rel="icon" href="/static/icon.svg"' in page.text
+    assert rig.client.get("/static/icon.svg").headers["content-type"].startswith("image/svg+xml")
     assert rig.client.get("/static/../app.py").status_code == 404
     assert rig.client.get("/static/nope.js").status_code == 404
     head = rig.client.head("/")  # a link preview or an uptime check asks only for the headers
