@@ -109,7 +109,7 @@ class Table(HostedTable[TableState, FanTanEvent]):
 
         While the players roll for the bank, ``for_bank`` names whose roll the banker checked the dice as: refused
         if the turn has moved on since (the camera read a roll meanwhile)."""
-        self.dice.check(values)
+        self.check_dice(values)
         draw = self.state.game.draw
         if self.state.stage is Stage.CHOOSING and draw is not None and for_bank != draw.to_roll:
             raise TableError(
