@@ -30,6 +30,15 @@ def test_cup_hides_the_dice_until_lifted_and_then_they_read_right():
     assert reading.status is Status.OK and sorted(reading.values) == [0, 2, 3, 5]
 
 
+def test_a_cup_lifted_with_nothing_shaken_under_it_shows_a_roll():
+    camera = SimulatedCamera(seed=4, size=(960, 720), settle_frames=0)  # as a restarted table's, betting closed
+    assert camera.rolled is None
+    camera.lift()
+    assert camera.rolled is not None and len(camera.rolled) == 4
+    reading = read_dice(camera.capture(), expect=4)
+    assert reading.status is Status.OK and sorted(reading.values) == sorted(camera.rolled)
+
+
 def test_random_rolls_are_the_same_for_the_same_seed():
     a, b = SimulatedCamera(seed=9, size=(640, 480)), SimulatedCamera(seed=9, size=(640, 480))
     assert [a.shake() for _ in range(3)] == [b.shake() for _ in range(3)]

@@ -60,6 +60,10 @@ class SimulatedCamera:
         return self.scene.values
 
     def lift(self) -> None:
+        """Take the cup away. With nothing shaken under it, a roll is shaken first: after a restart with betting
+        closed, a real cup still holds the dice the program lost, and the table asks for the lift."""
+        if self.scene is None:
+            self.shake()
         self.cup_down = False
         self._frames_since_lift = 0
 
