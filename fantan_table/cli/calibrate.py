@@ -36,6 +36,7 @@ from ..vision.calibrate import MIN_PICTURES, CalibrationError, Picture, Result, 
 from ..vision.dataset import DatasetError, read_labels
 from ..vision.evaluate import BOUND_CONFIDENCE, MISSED, Report
 from ..vision.profile import LEARNED, Profile, save_profile
+from ..vision.reader import Reading, Status
 from .common import UsageError, load_reader_profile, output_folder, percent_of, print_json, warn_miscounted
 
 FIT_EXACT = 0.95
@@ -194,14 +195,23 @@ def _summary(result: Result, args: argparse.Namespace) -> dict[str, object]:
 def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> None:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
-    empty_name = faces_name = None
+    empty_name = faces_name = classifier_name = None
     if args.empty is not None:
         empty_name = "empty" + args.empty.suffix.lower()
-        shutil.copyfile(args.empty, out / empty_name)
+        copy = out / empty_name
+        if not (copy.exists() and copy.samefile(args.empty)):  # recalibrating in place with the copy already there
+            shutil.copyfile(args.empty, copy)
+    elif result.profile.empty is not None:  # the --from profile's, which every figure was measured with
+        empty_name = FROM_EMPTY
+        cv2.imwrite(str(out / empty_name), result.profile.empty)
     if result.profile.faces is not None:
         faces_name = "faces.npz"
         result.profile.faces.save(out / faces_name)
-    _say_which_finder_reads(save_profile(result.profile, out, empty_name, faces_name), result.profile)
+    if result.profile.classifier is not None:  # the --from profile's own faces classifier, kept as it was read with
+        classifier_name = FROM_CLASSIFIER
+        result.profile.classifier.save(out / classifier_name)
+    written = save_profile(result.profile, out, empty_name, faces_name, classifier_name)
+    _say_which_finder_reads(written, result.profile)
     cv2.imwrite(str(out / "confusion.png"), _confusion_picture(result.holdout))
     mistakes = out / "mistakes"
     shutil.rmtree(mistakes, ignore_errors=True)
@@ -211,6 +221,11 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> None:
     (out / "report.json").write_text(json.dumps(_summary(result, args), indent=2), encoding="utf-8")
     (out / "report.html").write_text(_html(result, unfit), encoding="utf-8")
 
+
+FROM_EMPTY = "empty.png"
+"""The empty table of the ``--from`` profile, written again beside the new one (lossless: it is already decoded)."""
+FROM_CLASSIFIER = "classifier.npz"
+"""The ``--from`` profile's faces classifier (``[faces] classifier``), written again beside the new one."""
 
 OUTLINES_READ_LEARNED_FACES = (
     "# Not used while this profile has learned faces ([faces] model): they were learned in the outlines' boxes, so\n"
@@ -254,6 +269,14 @@ def _confusion_picture(report: Report) -> np.ndarray:
     return image
 
 
+def _read_as(reading: Reading) -> str:
+    """A mistake's reading as its caption says it: read sure and wrong is the one that costs money."""
+    values = " ".join(map(str, reading.values)) or "no dice"
+    if reading.status is Status.OK:
+        return f"read {values} sure: WRONG"
+    return f"{reading.status.value}: {reading.message}"
+
+
 def _html(result: Result, unfit: list[str]) -> str:
     h, t = result.holdout, result.train
     rows = "".join(
@@ -273,8 +296,8 @@ def _html(result: Result, unfit: list[str]) -> str:
     )
     mistakes = "".join(
         f'<figure><img src="mistakes/{html.escape(Path(p.name).stem)}.jpg" width="480">'
-        f"<figcaption>{html.escape(p.name)}: rolled {' '.join(map(str, p.values))}; "
-        f"{html.escape(r.status.value)} {html.escape(r.message)}</figcaption></figure>"
+        f"<figcaption>{html.escape(p.name)}: rolled {' '.join(map(str, p.values))}; {html.escape(_read_as(r))}"
+        "</figcaption></figure>"
         for p, r in result.mistakes
     )
     changes = "".join(f"<li>{html.escape(c)}</li>" for c in result.changes) or "<li>nothing</li>"

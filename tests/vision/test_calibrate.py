@@ -14,6 +14,7 @@ import pytest
 
 from fantan_table.cli import main
 from fantan_table.vision.calibrate import Picture, calibrate, split
+from fantan_table.vision.classifier import builtin_feature_model
 from fantan_table.vision.dataset import write_labels
 from fantan_table.vision.evaluate import Report, upper_bound
 from fantan_table.vision.profile import LEARNED, SHAPES, Profile, load_profile, save_profile
@@ -148,6 +149,31 @@ def test_an_unreadable_empty_frame_says_what_to_capture(table_set: Path, tmp_pat
         ]
     )
     assert code == 2 and "capture the table with nothing on it" in capsys.readouterr().err
+
+
+def test_recalibrating_keeps_the_empty_table_and_the_classifier_it_starts_from(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from fantan_table.vision import calibrate as calibration
+
+    write_rolls(tmp_path / "rolls", 8)
+    monkeypatch.setattr(calibration, "measure", _fits_only_the_tuning_pictures(set(), (6, 0)))
+    monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
+    cv2.imwrite(str(tmp_path / "empty.jpg"), render_scene([], 5, size=(960, 720), distractors=False).image)
+    first, second = tmp_path / "first", tmp_path / "second"
+    args = ["calibrate", "--images", str(tmp_path / "rolls"), "--force"]
+    assert main([*args, "--empty", str(tmp_path / "empty.jpg"), "--out", str(first)]) == 0
+    # again into the same folder, given the copy already there: no copying a file onto itself
+    assert main([*args, "--empty", str(first / "empty.jpg"), "--out", str(first)]) == 0
+    builtin_feature_model().save(first / "classifier.npz")
+    save_profile(load_profile(first), first, "empty.jpg", None, "classifier.npz")
+    started = load_profile(first)
+    assert started.empty is not None and started.classifier is not None
+    assert main([*args, "--from", str(first), "--out", str(second)]) == 0
+    tuned = load_profile(second)  # what the figures were measured with: the empty table and the classifier too
+    assert tuned.empty is not None and np.array_equal(tuned.empty, started.empty)
+    assert tuned.classifier is not None and started.classifier is not None
+    assert all(np.array_equal(a, b) for a, b in zip(tuned.classifier.weights, started.classifier.weights, strict=True))
 
 
 def test_a_saved_profile_loads_as_it_was(tmp_path: Path) -> None:
@@ -474,3 +500,22 @@ def test_calibration_chooses_the_finder_that_reads_the_table():
     assert result.profile.finder == LEARNED
     assert "finder: shapes -> learned" in result.changes
     assert result.holdout.exact == result.holdout.scenes
+
+
+def test_the_report_says_what_each_mistake_was_read_as() -> None:
+    from fantan_table.cli.calibrate import _html
+    from fantan_table.vision.calibrate import Result
+    from fantan_table.vision.reader import DieReading, Reading
+
+    def die(value: int | None) -> DieReading:
+        return DieReading(value, (10.0, 10.0), ((10.0, 10.0), (8.0, 8.0), 0.0), 1.0 if value is not None else 0.0)
+
+    frame = np.zeros((8, 8, 3), np.uint8)
+    report = Report(scenes=2, dice=6, dice_right=3, exact=0, ok=1, wrong_when_ok=1)
+    mistakes = [
+        (Picture("dice_37.jpg", frame, (1, 1, 1)), Reading(Status.OK, (die(1), die(1)))),
+        (Picture("dice_40.jpg", frame, (2, 3)), Reading(Status.UNSURE, (die(2), die(None)), "die at (10, 10): faint")),
+    ]
+    page = _html(Result(Profile(), report, report, (report, report), mistakes=mistakes), [])
+    assert "dice_37.jpg: rolled 1 1 1; read 1 1 sure: WRONG</figcaption>" in page
+    assert "dice_40.jpg: rolled 2 3; unsure: die at (10, 10): faint</figcaption>" in page
