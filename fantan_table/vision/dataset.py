@@ -42,7 +42,7 @@ class Sample:
 def read_labels(folder: Path, allow_empty: bool = False) -> list[Sample]:
     path = folder / LABELS
     try:
-        with path.open(newline="", encoding="utf-8") as f:
+        with path.open(newline="", encoding="utf-8-sig") as f:  # -sig: a spreadsheet's "CSV UTF-8" starts with a BOM
             rows = list(csv.reader(f))
     except FileNotFoundError:
         raise DatasetError(

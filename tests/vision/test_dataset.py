@@ -107,3 +107,10 @@ def test_a_sets_boxes_must_show_its_labelled_values(tmp_path: Path) -> None:
     (tmp_path / BOXES).write_text(json.dumps({name: two[:1]}))
     with pytest.raises(DatasetError, match=f"{name} has boxes of 5, but labels.csv says 3 5: correct one of them"):
         boxes_of(tmp_path, samples)
+
+
+def test_labels_saved_by_a_spreadsheet_with_a_byte_order_mark_are_read(tmp_path: Path) -> None:
+    # Excel's "CSV UTF-8" starts the file with a BOM: the header is still image,values
+    (tmp_path / "roll_1.png").write_bytes(b"")
+    (tmp_path / "labels.csv").write_bytes("image,values\r\nroll_1.png,3 0 5 2\r\n".encode("utf-8-sig"))
+    assert [(s.image.name, s.values) for s in read_labels(tmp_path)] == [("roll_1.png", (3, 0, 5, 2))]
