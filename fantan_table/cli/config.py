@@ -3,8 +3,8 @@
 ``--example`` prints ``config.example.toml`` as the declared keys make it, ``--example profile`` the
 dice reader's calibration/profiles/default/profile.toml (the repository's copies are this output, and
 tests keep them equal). Without it the config (``--config FILE``, else
-/etc/fantan-table/config.toml when there is one) is read and checked; a mistake exits with code 2
-and one line naming the file and the key.
+/etc/fantan-table/config.toml when there is one) is read and checked, and the reader profile it names
+loaded as ``run`` loads it; a mistake exits with code 2 and one line naming the file and the key.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .common import load_table_config
+from .common import load_reader_profile, load_table_config
 
 EXAMPLES = ("table", "profile")
 
@@ -43,5 +43,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(example())
         return 0
     config = load_table_config(args.config)
+    if config.reader.profile:  # as `run` loads it: a profile it cannot read would stop the table at every start
+        load_reader_profile(Path(config.reader.profile))
     print(f"{config.source}: every key is known and every value fits")
     return 0

@@ -150,3 +150,15 @@ def test_a_missing_certificate_is_named_by_config_and_run_before_a_night_begins(
     config.write_text(config.read_text().replace("/nope.crt", "nope.crt"))
     missing_key = f"[web] tls_key: no such file {tmp_path / 'tls.key'}"
     assert missing_key in refused(["config", "--config", str(config)], capsys)
+
+
+def test_config_names_a_reader_profile_that_run_could_not_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f'hardware = "sim"\nstate_dir = "{tmp_path / "state"}"\n[reader]\nprofile = "{tmp_path / "nothere"}"\n'
+    )
+    said = f"{tmp_path / 'nothere'}: no such profile file"
+    assert said in refused(["config", "--config", str(config)], capsys)
+    assert said in refused(["run", "--config", str(config), "--no-console", "--no-web"], capsys)
