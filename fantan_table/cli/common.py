@@ -94,7 +94,8 @@ MISCOUNTED_NAMED = 5
 
 def warn_miscounted(samples: Sequence[Sample], expect: int | None) -> None:
     """Say on stderr which labels give another number of dice than ``--expect`` (a typing slip at capture, most
-    often): the reader is then judged, or tuned, against a roll the table never shakes."""
+    often): the reader is then judged, or tuned, against a roll the table never shakes. Where most do, the set is
+    not of such rolls at all, and the work is refused before it begins (a calibration takes minutes)."""
     if not expect:
         return
     odd = [s for s in samples if len(s.values) != expect]
@@ -102,6 +103,12 @@ def warn_miscounted(samples: Sequence[Sample], expect: int | None) -> None:
         return
     named = ", ".join(f"{s.image.name} ({len(s.values)})" for s in odd[:MISCOUNTED_NAMED])
     more = f" and {len(odd) - MISCOUNTED_NAMED} more" if len(odd) > MISCOUNTED_NAMED else ""
+    if 2 * len(odd) > len(samples):
+        raise UsageError(
+            f"{len(odd)} of the {len(samples)} labels in {odd[0].image.parent / 'labels.csv'} give another number of "
+            f"dice than --expect {expect}: {named}{more}; if the number of dice varies from roll to roll, give "
+            "--expect 0"
+        )
     print(
         f"warning: {len(odd)} label(s) in {odd[0].image.parent / 'labels.csv'} give another number of dice than "
         f"--expect {expect}: {named}{more}; correct them unless the picture really shows that many",

@@ -162,3 +162,21 @@ def test_config_names_a_reader_profile_that_run_could_not_load(
     said = f"{tmp_path / 'nothere'}: no such profile file"
     assert said in refused(["config", "--config", str(config)], capsys)
     assert said in refused(["run", "--config", str(config), "--no-console", "--no-web"], capsys)
+
+
+def test_a_set_whose_labels_mostly_give_another_number_of_dice_is_refused_before_the_work(
+    two_rolls: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Not a typing slip: a set of rolls of another number of dice (dice-photos holds 1 to 5): a calibration against
+    the default --expect 4 would spend minutes on a useless profile."""
+    rolls = tmp_path / "rolls"
+    shutil.copytree(two_rolls, rolls)
+    (rolls / "boxes.json").unlink()
+    lines = (rolls / "labels.csv").read_text().splitlines()
+    lines[1:] = [f"{line.split(',')[0]},{line.split(',')[1].split()[0]}" for line in lines[1:]]  # one die each
+    (rolls / "labels.csv").write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr("fantan_table.cli.calibrate.calibrate", lambda *_: pytest.fail("calibrated all the same"))
+    said = refused(["calibrate", "--images", str(rolls), "--out", str(tmp_path / "profile")], capsys)
+    assert "2 of the 2 labels" in said and "if the number of dice varies from roll to roll, give --expect 0" in said
+    assert "if the number of dice varies" in refused(["eval", str(rolls), "--expect", "4"], capsys)
+    assert main(["eval", str(rolls), "--expect", "0"]) == 0
