@@ -136,7 +136,7 @@ def _rolls(
 ) -> None:
     """Each roll's picture and the values typed for it: one value for each of the ``dice`` the table shakes (a
     label short of a die would teach calibrate and eval a wrong roll)."""
-    rolls = _roll_folder(folder)
+    rolls = _roll_folder(folder, simulated)
     while True:
         ask("Roll the dice and lift the cup, then press Enter (q to stop): ")
         frame = grab()
@@ -161,7 +161,7 @@ def _rolls_on_the_web(folder: Path, config: Config, camera: Camera) -> None:
     from ..web.capture import CaptureSession, create_capture_app
     from ..web.server import WebServer, base_url, listen_on
 
-    rolls = _roll_folder(folder)
+    rolls = _roll_folder(folder, camera)
     profile = load_reader_profile(Path(config.reader.profile) if config.reader.profile else None)
     session = CaptureSession(
         grab=lambda: _frame(camera),
@@ -193,11 +193,17 @@ def _rolls_on_the_web(folder: Path, config: Config, camera: Camera) -> None:
     print(f"stopped; {len(rolls.samples)} rolls in {folder}")
 
 
-def _roll_folder(folder: Path) -> RollFolder:
+def _roll_folder(folder: Path, camera: Camera | None) -> RollFolder:
+    """The set rolls are added to; a simulated camera rolls on after the rolls already in it, as dice would."""
+    from ..devices.camera.simulated import SimulatedCamera
+
     try:
-        return RollFolder(folder)
+        rolls = RollFolder(folder)
     except (DatasetError, OSError) as exc:
         raise UsageError(f"cannot add rolls to {folder}: {exc}") from None
+    if isinstance(camera, SimulatedCamera):
+        camera.roll_on_after(len(rolls.samples))
+    return rolls
 
 
 def _saved(rolls: RollFolder, name: str, values: tuple[int, ...]) -> None:

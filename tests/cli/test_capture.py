@@ -195,3 +195,33 @@ def test_a_roll_typed_with_another_number_of_dice_is_asked_again(
     assert main(["capture", "rolls", str(tmp_path / "rolls"), "--config", str(config)]) == 0
     assert "a roll is 4 dice ([reader] expect): type each one's value" in capsys.readouterr().out
     assert [s.values for s in read_labels(tmp_path / "rolls")] == [(1, 2, 3, 4)]
+
+
+def test_capturing_simulated_rolls_again_adds_new_rolls_of_the_same_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second session adding to a set must not shake the first session's rolls again: duplicates would land in
+    both the tuned and the held-aside parts of a calibration."""
+    config = tmp_path / "config.toml"
+    config.write_text('hardware = "sim"\n[camera]\nsim_dice = "piecepack"\n')
+    rolls_left = [0]
+
+    def person(prompt: str) -> str:
+        if prompt.startswith("The dice show"):
+            return capsys.readouterr().out.rsplit("(simulated: the dice rolled ", 1)[1].split(")")[0]
+        if prompt.startswith("Roll the dice"):
+            if not rolls_left[0]:
+                raise EOFError
+            rolls_left[0] -= 1
+        return ""
+
+    monkeypatch.setattr("builtins.input", person)
+    rolls = tmp_path / "rolls"
+    for _ in range(2):  # three rolls a session
+        rolls_left[0] = 3
+        assert main(["capture", "rolls", str(rolls), "--config", str(config)]) == 0
+    pictures = [cv2.imread(str(rolls / f"roll_{i:03d}.jpg")) for i in range(1, 7)]
+    assert [s.image.name for s in read_labels(rolls)] == [f"roll_{i:03d}.jpg" for i in range(1, 7)]
+    assert not any(np.array_equal(a, b) for a, b in zip(pictures[:3], pictures[3:], strict=True))
+    corner = (slice(0, 40), slice(0, 40))  # the table where no dice lie: the same table in both sessions
+    assert all(np.abs(p[corner].astype(int) - pictures[0][corner].astype(int)).mean() < 8 for p in pictures)

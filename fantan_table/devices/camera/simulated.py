@@ -59,6 +59,12 @@ class SimulatedCamera:
         self.cup_down = True
         return self.scene.values
 
+    def roll_on_after(self, rolls: int) -> None:
+        """Roll on as if ``rolls`` rolls had been shaken at this table already (a capture adding to a set of them):
+        the next rolls are not theirs again, and the table stays the one the set shows."""
+        self.rolls = rolls
+        self._rng = np.random.default_rng([self.seed, rolls])
+
     def lift(self) -> None:
         """Take the cup away. With nothing shaken under it, a roll is shaken first: after a restart with betting
         closed, a real cup still holds the dice the program lost, and the table asks for the lift."""
