@@ -36,7 +36,7 @@ from ..vision.calibrate import MIN_PICTURES, CalibrationError, Picture, Result, 
 from ..vision.dataset import DatasetError, read_labels
 from ..vision.evaluate import BOUND_CONFIDENCE, MISSED, Report
 from ..vision.profile import LEARNED, Profile, save_profile
-from ..vision.reader import Reading, Status
+from ..vision.reader import NO_FACE, ON_PRINT, PLAIN_DOUBT, Reading, Status, read_dice
 from .common import UsageError, load_reader_profile, output_folder, percent_of, print_json, warn_miscounted
 
 FIT_EXACT = 0.95
@@ -84,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
             empty = read_picture(args.empty)
         except CameraError as exc:
             raise UsageError(f"--empty: {exc}; capture the table with nothing on it (capture empty FILE)") from None
+        _refuse_dice_on(empty, profile, args.empty)
         profile = profile.with_empty(empty)
     quiet = args.json or None
     pictures = []
@@ -192,6 +193,19 @@ def _summary(result: Result, args: argparse.Namespace) -> dict[str, object]:
     }
 
 
+def _refuse_dice_on(empty: np.ndarray, profile: Profile, path: Path) -> None:
+    """Stop before the work if the empty table's picture shows dice with marks on them (a roll given for it): every
+    die would then be read against them, and the face captures blamed for it. Plain boxes are left out: a coin or a
+    patch of the table's print may look like a blank die, and an empty table may hold those."""
+    marked = [d for d in read_dice(empty, profile).dice if d.value != 0 and d.problem not in PLAIN_PROBLEMS]
+    if marked:
+        where = ", ".join(f"({d.center[0]:.0f}, {d.center[1]:.0f})" for d in marked)
+        raise UsageError(
+            f"--empty {path}: it shows {len(marked)} dice, at {where}; capture the table with nothing on it "
+            "(capture empty FILE)"
+        )
+
+
 def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> None:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
@@ -222,6 +236,8 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> None:
     (out / "report.html").write_text(_html(result, unfit), encoding="utf-8")
 
 
+PLAIN_PROBLEMS = (PLAIN_DOUBT, ON_PRINT, NO_FACE)
+"""Why the reader leaves a box unread that shows no marks: a plain patch, which an empty table may show."""
 FROM_EMPTY = "empty.png"
 """The empty table of the ``--from`` profile, written again beside the new one (lossless: it is already decoded)."""
 FROM_CLASSIFIER = "classifier.npz"

@@ -176,6 +176,14 @@ def test_recalibrating_keeps_the_empty_table_and_the_classifier_it_starts_from(
     assert all(np.array_equal(a, b) for a, b in zip(tuned.classifier.weights, started.classifier.weights, strict=True))
 
 
+def test_a_roll_given_as_the_empty_table_is_refused_before_the_work(table_set: Path, tmp_path: Path, capsys) -> None:
+    roll = table_set / "rolls" / "roll_000.png"
+    args = ["calibrate", "--images", str(table_set / "rolls"), "--faces", str(table_set / "faces")]
+    assert main([*args, "--empty", str(roll), "--out", str(tmp_path / "p")]) == 2
+    said = capsys.readouterr().err
+    assert f"--empty {roll}: it shows 4 dice, at (" in said and "capture the table with nothing on it" in said
+
+
 def test_a_saved_profile_loads_as_it_was(tmp_path: Path) -> None:
     profile = Profile(
         die_size=(0.05, 0.1),
