@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import socket
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -99,25 +100,29 @@ def test_a_taken_port_is_said_in_one_line_before_the_prompt(tmp_path: Path, caps
     assert "the table's service serves on the same port: stop it first if it runs" in err and "Traceback" not in err
 
 
-def test_a_piecepack_calibration_walked_through_in_simulation(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The calibration guide, end to end on simulated hardware: the camera shows what each step asks for."""
-    config = tmp_path / "config.toml"
-    config.write_text('hardware = "sim"\n[camera]\nsim_dice = "piecepack"\n')
-    rolls_left = [ROLLS]
+def simulated_person(capsys: pytest.CaptureFixture[str], rolls_left: list[int]) -> Callable[[str], str]:
+    """The capture prompt's answers: the simulated roll read off the screen and typed, as a person would, until
+    ``rolls_left[0]`` rolls are taken (then Ctrl-D)."""
 
-    def person(prompt: str) -> str:  # reads the simulated roll off the screen and types it, as a person would
+    def person(prompt: str) -> str:
         if prompt.startswith("The dice show"):
-            shown = capsys.readouterr().out.rsplit("(simulated: the dice rolled ", 1)[1].split(")")[0]
-            return shown
+            return capsys.readouterr().out.rsplit("(simulated: the dice rolled ", 1)[1].split(")")[0]
         if prompt.startswith("Roll the dice"):
             if not rolls_left[0]:
                 raise EOFError
             rolls_left[0] -= 1
         return ""
 
-    monkeypatch.setattr("builtins.input", person)
+    return person
+
+
+def test_a_piecepack_calibration_walked_through_in_simulation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The calibration guide, end to end on simulated hardware: the camera shows what each step asks for."""
+    config = tmp_path / "config.toml"
+    config.write_text('hardware = "sim"\n[camera]\nsim_dice = "piecepack"\n')
+    monkeypatch.setattr("builtins.input", simulated_person(capsys, [ROLLS]))
     assert main(["capture", "empty", str(tmp_path / "empty.jpg"), "--config", str(config)]) == 0
     assert main(["capture", "faces", str(tmp_path / "faces"), "--config", str(config), "--per-face", "2"]) == 0
     assert main(["capture", "rolls", str(tmp_path / "rolls"), "--config", str(config)]) == 0
@@ -205,17 +210,7 @@ def test_capturing_simulated_rolls_again_adds_new_rolls_of_the_same_table(
     config = tmp_path / "config.toml"
     config.write_text('hardware = "sim"\n[camera]\nsim_dice = "piecepack"\n')
     rolls_left = [0]
-
-    def person(prompt: str) -> str:
-        if prompt.startswith("The dice show"):
-            return capsys.readouterr().out.rsplit("(simulated: the dice rolled ", 1)[1].split(")")[0]
-        if prompt.startswith("Roll the dice"):
-            if not rolls_left[0]:
-                raise EOFError
-            rolls_left[0] -= 1
-        return ""
-
-    monkeypatch.setattr("builtins.input", person)
+    monkeypatch.setattr("builtins.input", simulated_person(capsys, rolls_left))
     rolls = tmp_path / "rolls"
     for _ in range(2):  # three rolls a session
         rolls_left[0] = 3
