@@ -37,7 +37,7 @@ from ..vision.dataset import DatasetError, read_labels
 from ..vision.evaluate import BOUND_CONFIDENCE, MISSED, Report
 from ..vision.profile import LEARNED, Profile, save_profile
 from ..vision.reader import NO_FACE, ON_PRINT, PLAIN_DOUBT, Reading, Status, read_dice
-from .common import UsageError, load_reader_profile, output_folder, percent_of, print_json, warn_miscounted
+from .common import UsageError, check_miscounted, load_reader_profile, output_folder, percent_of, print_json
 
 FIT_EXACT = 0.95
 """Held-aside scenes read exactly, at least, for a profile fit for play: below it the table asks for a re-roll
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         samples = read_labels(args.images)
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
-    warn_miscounted(samples, args.expect)
+    check_miscounted(samples, args.expect)
     if args.empty is not None:
         try:  # read_picture, not cv2.imread: OpenCV would print its own warning above ours for a missing file
             empty = read_picture(args.empty)

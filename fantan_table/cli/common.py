@@ -92,7 +92,7 @@ MISCOUNTED_NAMED = 5
 """Pictures named in a warning of labels with another number of dice than --expect: the rest are counted."""
 
 
-def warn_miscounted(samples: Sequence[Sample], expect: int | None) -> None:
+def check_miscounted(samples: Sequence[Sample], expect: int | None) -> None:
     """Say on stderr which labels give another number of dice than ``--expect`` (a typing slip at capture, most
     often): the reader is then judged, or tuned, against a roll the table never shakes. Where most do, the set is
     not of such rolls at all, and the work is refused before it begins (a calibration takes minutes)."""

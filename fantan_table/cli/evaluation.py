@@ -14,7 +14,7 @@ from ..devices.camera.folder import read_picture
 from ..vision.dataset import BOXES, DatasetError, boxes_of, read_labels
 from ..vision.evaluate import Outcome, Report, placed_dice, placed_reading
 from ..vision.reader import Status, read_dice
-from .common import UsageError, load_reader_profile, print_json, warn_miscounted
+from .common import UsageError, check_miscounted, load_reader_profile, print_json
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,7 +35,7 @@ def evaluate_folder(folder: Path, profile_path: Path | None, expect: int | None,
         boxes = boxes_of(folder, samples)  # where each die lies, if the set says
     except DatasetError as exc:
         raise UsageError(str(exc)) from None
-    warn_miscounted(samples, expect)
+    check_miscounted(samples, expect)
     report = Report()
     for sample in tqdm(
         samples, desc=f"reading {folder.name}", unit="picture", disable=not progress or None, file=sys.stderr
