@@ -287,9 +287,8 @@ def _confusion_picture(report: Report) -> np.ndarray:
 
 def _read_as(reading: Reading) -> str:
     """A mistake's reading as its caption says it: read sure and wrong is the one that costs money."""
-    values = " ".join(map(str, reading.values)) or "no dice"
-    if reading.status is Status.OK:
-        return f"read {values} sure: WRONG"
+    if reading.status is Status.OK:  # never of no dice: a roll with none found is unsure
+        return f"read {' '.join(map(str, reading.values))} sure: WRONG"
     return f"{reading.status.value}: {reading.message}"
 
 
