@@ -37,7 +37,7 @@ from ..vision.dataset import DatasetError, read_labels
 from ..vision.evaluate import BOUND_CONFIDENCE, MISSED, Report
 from ..vision.profile import LEARNED, Profile, save_profile
 from ..vision.reader import NO_FACE, ON_PRINT, PLAIN_DOUBT, Reading, Status, read_dice
-from .common import UsageError, check_miscounted, load_reader_profile, output_folder, percent_of, print_json
+from .common import UsageError, check_miscounted, load_reader_profile, output_folder_for_work, percent_of, print_json
 
 FIT_EXACT = 0.95
 """Held-aside scenes read exactly, at least, for a profile fit for play: below it the table asks for a re-roll
@@ -72,7 +72,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     if args.expect < 0:
         raise UsageError(f"--expect {args.expect}: give the number of dice in each roll, or 0 if it varies")
-    output_folder(args.out, "--out")  # before the work: a minutes-long calibration must not be lost at the end
+    with output_folder_for_work(args.out, "--out"):  # before the work: it must not be lost at the end
+        return _calibrate(args)
+
+
+def _calibrate(args: argparse.Namespace) -> int:
     profile = load_reader_profile(args.start)
     try:
         samples = read_labels(args.images)

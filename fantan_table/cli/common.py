@@ -44,6 +44,24 @@ def output_folder(path: Path, option: str) -> Path:
     return path
 
 
+@contextmanager
+def output_folder_for_work(path: Path, option: str) -> Iterator[Path]:
+    """``output_folder``, for a command that works a while before it writes there: the folders it made are taken away
+    again, if still empty, when the command stops early (bad input found late, the camera gone, Ctrl-C), so that a
+    failed try leaves nothing behind. A folder that was there before is left as it was."""
+    made = [folder for folder in (path, *path.parents) if not folder.exists()]  # deepest first
+    output_folder(path, option)
+    try:
+        yield path
+    except BaseException:
+        for folder in made:
+            try:
+                folder.rmdir()  # only ever an empty one
+            except OSError:
+                break  # written into after all: it and its parents stay
+        raise
+
+
 def output_picture(path: Path, option: str) -> Path:
     """``path`` as a new picture file, checked before any work (or prompt): a name OpenCV can write, not a folder,
     its folder made; a usage error saying what to give otherwise."""

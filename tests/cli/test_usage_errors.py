@@ -11,6 +11,8 @@ import pytest
 
 from fantan_table.cli import main
 
+INTERRUPTED = 130
+"""The exit status of a command stopped with Ctrl-C (128 + SIGINT), as a shell gives it."""
 NO_FOLDER_HERE = "/proc/no-such-folder"
 """A folder that cannot be made by anyone (/proc takes no new entries)."""
 
@@ -72,6 +74,30 @@ def test_calibrate_says_a_missing_empty_picture_without_opencv_warnings(
     err = capfd.readouterr().err
     assert f"--empty: {missing} could not be read (No such file or directory)" in err
     assert "WARN" not in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_failed_calibration_leaves_no_folder_it_made(
+    two_rolls: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--out is made before the work, so that the work is not lost to a folder that cannot be written at the end; a
+    try that fails (bad --empty found late, Ctrl-C in the tuning) takes the folders it made away again."""
+    out = tmp_path / "profiles" / "table"
+    argv = ["calibrate", "--images", str(two_rolls), "--out", str(out), "--empty", str(tmp_path / "nope.jpg")]
+    refused(argv, capsys)
+    assert not (tmp_path / "profiles").exists()
+
+    def interrupted(*args: object) -> None:
+        assert out.is_dir()  # made before the work
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("fantan_table.cli.calibrate.calibrate", interrupted)
+    assert main(["calibrate", "--images", str(two_rolls), "--out", str(out), "--json"]) == INTERRUPTED
+    assert not (tmp_path / "profiles").exists()
+
+    out.mkdir(parents=True)  # a folder there before is kept, emptied or not
+    (out / "notes.txt").write_text("mine\n")
+    assert main(["calibrate", "--images", str(two_rolls), "--out", str(out / "new"), "--json"]) == INTERRUPTED
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt"]
 
 
 @pytest.mark.parametrize("rounds", ["0", "-1"])
