@@ -32,7 +32,7 @@ from ..errors import FantanError
 from .evaluate import Outcome, Report
 from .faces import FaceModel
 from .finder import remembering_maps
-from .profile import LEARNED, SHAPES, Profile
+from .profile import LEARNED, SHAPES, Profile, change_text
 from .reader import Status, face_crop, read_dice
 
 HOLDOUT_EVERY = 4
@@ -90,7 +90,7 @@ class Result:
     check: tuple[Report, Report]
     """The starting and the tuned profile on the pictures that checked the search."""
     changes: list[str] = field(default_factory=list)
-    """The parameters the search changed, in words."""
+    """The parameters the search changed, as profile keys and TOML values (``change_text``)."""
     evaluations: int = 0
     seconds: float = 0.0
     mistakes: list[tuple[Picture, Any]] = field(default_factory=list)
@@ -234,7 +234,7 @@ def calibrate(
         profile, best, check_reports, refused, evaluations = _search(base, tune, check, expect, search, progress)
     final = _measured(profile, holdout, expect, mistakes)
     changes = [
-        f"{name}: {getattr(start, name)} -> {getattr(profile, name)}"
+        change_text(name, getattr(start, name), getattr(profile, name))
         for name in ("blank_face", "die_size", *search)
         if getattr(start, name) != getattr(profile, name)
     ]
@@ -289,7 +289,7 @@ def _search(
             trial = replace(profile, die_size=sizes)
             report = _measured(trial, tune, expect)
             evaluations += 1
-            if kept(trial, f"die_size: {profile.die_size} -> {sizes}", report, measured=True):
+            if kept(trial, change_text("die_size", profile.die_size, sizes), report, measured=True):
                 best, profile = report, trial
         before = profile  # every value below is tried with this size: a new size alone needs no other round
         for name, candidates in search.items():
@@ -300,7 +300,7 @@ def _search(
                 trial = replace(profile, **{name: value})
                 report = measure(trial, tune, expect, give_up_below=score(best))
                 evaluations += 1
-                if report is not None and kept(trial, f"{name}: {getattr(profile, name)} -> {value}", report):
+                if report is not None and kept(trial, change_text(name, getattr(profile, name), value), report):
                     best, profile = report, trial
         if profile == before:
             break

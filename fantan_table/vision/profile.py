@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from ..errors import FantanError
-from ..settings import Key, declare, example_file, read_settings, values_file
+from ..settings import Key, declare, example_file, read_settings, toml_value, values_file
 from .classifier import FaceModel as FaceClassifier
 from .faces import FaceModel
 
@@ -373,6 +373,15 @@ def _read_empty(file: Path, where: str) -> np.ndarray:
     if frame is None:
         raise ProfileError(f"{where}: cannot read the empty-table picture {file}")
     return frame
+
+
+def change_text(attribute: str, old: Any, new: Any) -> str:
+    """A change of the profile's field ``attribute`` as a person finds it in ``profile.toml``: its key and TOML
+    values (``[dice] size: [0.035, 0.12] -> [0.026, 0.081]``), not the field's Python name."""
+    for (section, name), key in KEYS.items():
+        if (key.attribute or key.name) == attribute:
+            return f"[{section}] {name}: {toml_value(old)} -> {toml_value(new)}"
+    raise KeyError(f"no profile key holds {attribute!r}")
 
 
 def save_profile(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import tomllib
 from html import escape as html_escaped
 from pathlib import Path
 
@@ -13,11 +14,11 @@ import numpy as np
 import pytest
 
 from fantan_table.cli import main
-from fantan_table.vision.calibrate import Picture, calibrate, split
+from fantan_table.vision.calibrate import PIP_SEARCH, SEARCH, Picture, calibrate, split
 from fantan_table.vision.classifier import builtin_feature_model
 from fantan_table.vision.dataset import write_labels
 from fantan_table.vision.evaluate import Report, upper_bound
-from fantan_table.vision.profile import LEARNED, SHAPES, Profile, load_profile, save_profile
+from fantan_table.vision.profile import LEARNED, SHAPES, Profile, change_text, load_profile, save_profile
 from fantan_table.vision.reader import Status, read_dice
 from fantan_table.vision.render import PIECEPACK_SUITS, random_faces, render_scene
 
@@ -197,6 +198,19 @@ def test_a_saved_profile_loads_as_it_was(tmp_path: Path) -> None:
     assert load_profile(tmp_path) == Profile(**{**profile.__dict__, "source": str(path)})
 
 
+def test_every_change_calibration_reports_names_the_key_a_person_edits() -> None:
+    """The report's "changed:" lines name what is in profile.toml (``[dice] size``), its values written as TOML."""
+    assert change_text("die_size", (0.035, 0.12), (0.0263, 0.081)) == "[dice] size: [0.035, 0.12] -> [0.0263, 0.081]"
+    assert change_text("finder", LEARNED, SHAPES) == '[dice] finder: "learned" -> "shapes"'
+    written = tomllib.loads((Path(__file__).parents[2] / "calibration/profiles/default/profile.toml").read_text())
+    for name in ("blank_face", "die_size", *SEARCH, *PIP_SEARCH):
+        value = getattr(Profile(), name)
+        key, _, values = change_text(name, value, value).partition(": ")
+        section, _, key_name = key.removeprefix("[").partition("] ")
+        assert key_name in written[section], key  # a key the profile file holds
+        assert tomllib.loads(f"v = {values.partition(' -> ')[0]}")["v"] == written[section][key_name]
+
+
 def test_rolls_that_show_sixes_and_never_a_blank_are_ordinary_d6() -> None:
     pictures = []
     for i in range(8):
@@ -205,7 +219,7 @@ def test_rolls_that_show_sixes_and_never_a_blank_are_ordinary_d6() -> None:
         pictures.append(Picture(f"roll_{i}", scene.image, scene.values))
     assert any(6 in p.values for p in pictures)
     result = calibrate(pictures, Profile(), 3)
-    assert result.profile.blank_face is False and "blank_face: True -> False" in result.changes
+    assert result.profile.blank_face is False and "[dice] blank: true -> false" in result.changes
     blank = render_scene([0, 3, 6], 77_100)
     with_blank = [*pictures, Picture("roll_blank", blank.image, blank.values)]
     assert calibrate(with_blank, Profile(), 3).profile.blank_face is True
@@ -222,7 +236,7 @@ def test_dice_seen_at_a_slant_turn_on_side_faces() -> None:
         picture, _ = slanted_die(top, (front, right), rng.uniform(10, 80), rng.uniform(50, 60))
         pictures.append(Picture(f"roll_{i}", picture, (top,)))
     result = calibrate(pictures, Profile(), 1)
-    assert result.profile.side_faces is True and "side_faces: False -> True" in result.changes
+    assert result.profile.side_faces is True and "[pips] side_faces: false -> true" in result.changes
     assert result.holdout.exact == result.holdout.scenes
 
 
@@ -282,7 +296,7 @@ def test_a_change_that_reads_the_check_pictures_worse_than_one_picture_can_cost_
     monkeypatch.setattr(calibration, "measure", _fits_only_the_tuning_pictures({p.name for p in check}, tuned_on_check))
     monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
     result = calibrate(pictures, Profile(), 1)
-    change = f"min_solidity: {Profile().min_solidity} -> 0.8"
+    change = f"[dice] min_solidity: {Profile().min_solidity} -> 0.8"
     on_check = (result.check[1].exact, result.check[1].wrong_when_ok)
     assert (result.check[0].exact, on_check) == (6, tuned_on_check if kept else (6, 0))
     assert result.profile.min_solidity == (0.8 if kept else Profile().min_solidity)
@@ -309,8 +323,8 @@ def test_changes_together_lose_the_check_no_more_than_one_picture_can_cost(monke
     monkeypatch.setattr(calibration, "measure", measure)
     monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
     result = calibrate(pictures, Profile(), 1)
-    assert result.changes == [f"body_colour: {Profile().body_colour} -> 30.0"]
-    assert result.refused == [f"min_solidity: {Profile().min_solidity} -> 0.8"]
+    assert result.changes == [f"[table] body_colour: {Profile().body_colour} -> 30.0"]
+    assert result.refused == [f"[dice] min_solidity: {Profile().min_solidity} -> 0.8"]
     assert (result.check[1].exact, result.check[1].wrong_when_ok) == (2, 0)
 
 
@@ -349,7 +363,7 @@ def test_the_die_size_measured_from_the_rolls_is_kept_unless_it_loses_on_tuning_
     result = calibrate(pictures, Profile(), 1, said.append)
     assert result.profile.die_size == ((0.05, 0.1) if kept else Profile().die_size)
     assert not [s for s in said if "round 2" in s]  # each value was tried with the size kept: no second round
-    assert result.refused == ([] if kept else [f"die_size: {Profile().die_size} -> (0.05, 0.1)"])
+    assert result.refused == ([] if kept else ["[dice] size: [0.035, 0.12] -> [0.05, 0.1]"])
 
 
 def test_a_change_refused_once_and_kept_in_a_later_round_is_not_reported_refused(
@@ -425,13 +439,13 @@ def test_the_check_is_reported(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, 
     line = (
         "on the 10 pictures that checked the search, the tuned profile read 60.00% exactly (0 wrong when sure), "
         "the starting one 60.00% (0 wrong when sure); refused, as they cost these as much as they gained on the tuning "
-        "pictures, or more than one picture can (alone or with the changes kept before them): min_solidity: "
+        "pictures, or more than one picture can (alone or with the changes kept before them): [dice] min_solidity: "
         f"{Profile().min_solidity} -> 0.8"
     )
     assert line in capsys.readouterr().out
     assert html_escaped(line) in (out / "report.html").read_text(encoding="utf-8")
     check = json.loads((out / "report.json").read_text(encoding="utf-8"))["check"]
-    assert check["refused"] == [f"min_solidity: {Profile().min_solidity} -> 0.8"]
+    assert check["refused"] == [f"[dice] min_solidity: {Profile().min_solidity} -> 0.8"]
     assert (check["tuned"]["exact_scene_rate"], check["start"]["exact_scene_rate"]) == (0.6, 0.6)
 
 
@@ -506,7 +520,7 @@ def test_calibration_chooses_the_finder_that_reads_the_table():
     start = Profile(finder=SHAPES, body_darkness=0)
     result = calibrate(pictures, start, 4)
     assert result.profile.finder == LEARNED
-    assert "finder: shapes -> learned" in result.changes
+    assert '[dice] finder: "shapes" -> "learned"' in result.changes
     assert result.holdout.exact == result.holdout.scenes
 
 
