@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from ..errors import FantanError
+from ..vision.calibrate import CAPTURE_SUFFIX
 from ..vision.dataset import DatasetError, RollFolder
 from .common import UsageError, load_reader_profile, load_table_config, output_folder, output_picture
 
@@ -250,5 +251,5 @@ def _faces(args: argparse.Namespace, ask: Callable[[str], str], grab: FaceGrab) 
                     f"The {die} die alone, showing {FACE_WORDS.get(value, value)} ({k}/{args.per_face}; "
                     "turn it a little each time), then press Enter: "
                 )
-                _save(args.out / f"{die}_{value}_{k}.jpg", grab(die, value, k))
+                _save(args.out / f"{die}_{value}_{k}{CAPTURE_SUFFIX}", grab(die, value, k))
     print(f"saved {len(dice) * len(faces) * args.per_face} face pictures in {args.out}")

@@ -112,16 +112,23 @@ def split(pictures: Sequence[Picture]) -> tuple[list[Picture], list[Picture]]:
 
 
 # -- learned faces ------------------------------------------------------------------------------------
+CAPTURE_SUFFIX = ".jpg"
+"""How ``fantan-table capture faces`` names its pictures: the messages' example names, when none are given."""
+
+
 def learn_faces(captures: Iterable[Path], profile: Profile) -> FaceModel:
-    """Learn each die's faces from pictures named ``DIE_VALUE[_anything].png``, one die in each."""
+    """Learn each die's faces from pictures named ``DIE_VALUE[_anything]`` (.jpg, as ``capture faces`` writes them,
+    or .png), one die in each."""
     crops: dict[tuple[str, int], list[np.ndarray]] = {}
+    captures = sorted(captures)
+    kind = captures[0].suffix if captures else CAPTURE_SUFFIX  # the examples below are named as the user's are
     # one die on the table in each capture, often close to the camera: its outline finds it at any size
     wide = replace(profile, die_size=WIDE_SIZES, faces=None, finder=SHAPES)
-    for path in sorted(captures):
+    for path in captures:
         match = FACE_NAME.match(path.stem)
         if match is None:
             raise CalibrationError(
-                f"{path.name}: name a face capture DIE_VALUE_N (e.g. suns_3_1.png: the suns die showing 3)"
+                f"{path.name}: name a face capture DIE_VALUE_N (e.g. suns_3_1{kind}: the suns die showing 3)"
             )
         frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if frame is None:
@@ -133,18 +140,18 @@ def learn_faces(captures: Iterable[Path], profile: Profile) -> FaceModel:
             raise CalibrationError(f"{path.name}: {found} found; show the camera one die at a time, flat on the table")
         crops.setdefault((match["die"], int(match["value"])), []).append(face_crop(frame, dice[0].box))
     if not crops:
-        raise CalibrationError("no face captures found: capture each face of each die (e.g. suns_0_1.png ...)")
+        raise CalibrationError(f"no face captures found: capture each face of each die (e.g. suns_0_1{kind} ...)")
     dice_names = sorted({die for die, _ in crops})
     values = sorted({value for _, value in crops})
     if 0 not in values:
-        raise CalibrationError("no captures of the blank face (0): capture it for each die, e.g. suns_0_1.png")
+        raise CalibrationError(f"no captures of the blank face (0): capture it for each die, e.g. suns_0_1{kind}")
     for die in dice_names:
         for value in values:
             have = len(crops.get((die, value), []))
             if have < MIN_CAPTURES:
                 raise CalibrationError(
                     f"the {die} die showing {value}: {have} capture(s), {MIN_CAPTURES} needed; "
-                    f"capture it again, e.g. {die}_{value}_{have + 1}.png"
+                    f"capture it again, e.g. {die}_{value}_{have + 1}{kind}"
                 )
     faces, labels, names = [], [], []
     for (die, value), shots in sorted(crops.items()):

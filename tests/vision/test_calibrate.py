@@ -83,18 +83,20 @@ def test_calibration_learns_piecepack_dice_and_reports(table_set: Path, capsys: 
     assert reading.status is Status.OK and sorted(reading.values) == [0, 1, 2, 5]
 
 
-def test_too_few_captures_of_a_face_say_what_to_capture(table_set: Path, tmp_path: Path, capsys) -> None:
+@pytest.mark.parametrize("kind", [".png", ".jpg"])
+def test_too_few_captures_of_a_face_say_what_to_capture(table_set: Path, tmp_path: Path, capsys, kind: str) -> None:
+    """The example name is of the kind given: ``capture faces`` writes .jpg."""
     faces = tmp_path / "faces"
     faces.mkdir()
     for f in (table_set / "faces").iterdir():
         if f.name != "moons_3_2.png":
-            (faces / f.name).write_bytes(f.read_bytes())
+            cv2.imwrite(str(faces / f.with_suffix(kind).name), cv2.imread(str(f)))
     code = main(
         ["calibrate", "--images", str(table_set / "rolls"), "--faces", str(faces), "--out", str(tmp_path / "p")]
     )
     assert code == 2
     assert (
-        "the moons die showing 3: 1 capture(s), 2 needed; capture it again, e.g. moons_3_2.png"
+        f"the moons die showing 3: 1 capture(s), 2 needed; capture it again, e.g. moons_3_2{kind}"
         in capsys.readouterr().err
     )
 
