@@ -244,13 +244,13 @@ class Report:
         return upper_bound(self.wrong_when_ok, self.ok)
 
     def wrong_when_ok_evidence(self, ok: str = "read ok") -> str:
-        """The counts behind the wrong-when-ok rate, and how high the real rate could be with so few: "0 of 64 read
-        ok; the real rate could be as high as 4.57% at 95% confidence". ``ok``: what the caller calls a roll read
-        ok."""
+        """The counts behind the wrong-when-ok rate, and how high the real rate could be with so few: "0 wrong of 64
+        read ok; the real rate could be as high as 4.57% at 95% confidence" (not "0 of 64 read ok", which reads as
+        none read). ``ok``: what the caller calls a roll read ok."""
         if not self.ok:
             return f"nothing {ok}"
         return (
-            f"{self.wrong_when_ok} of {self.ok} {ok}; the real rate could be as high as "
+            f"{self.wrong_when_ok} wrong of {self.ok} {ok}; the real rate could be as high as "
             f"{self.wrong_when_ok_at_most:.2%} at {BOUND_CONFIDENCE:.0%} confidence"
         )
 

@@ -38,7 +38,10 @@ def test_eval_reports_the_figures(rendered, capsys):
     assert main(["eval", str(rendered), "--expect", "4"]) == 0
     out = capsys.readouterr().out
     assert "per-die accuracy" in out and "read >= 0.9  sure: 100.00% right" in out
-    assert f"(0 of {ok} read ok; the real rate could be as high as {1 - 0.05 ** (1 / ok):.2%} at 95% confidence)" in out
+    assert (
+        f"(0 wrong of {ok} read ok; the real rate could be as high as {1 - 0.05 ** (1 / ok):.2%} at 95% confidence)"
+        in out
+    )
 
 
 def test_eval_refuses_boxes_that_contradict_the_labels(rendered, tmp_path, capsys):

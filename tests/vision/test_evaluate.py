@@ -149,5 +149,7 @@ def test_a_report_says_how_high_its_wrong_when_ok_rate_could_be():
     assert report.as_json()["wrong_when_ok_at_most"] == round(upper_bound(1, 100), 6)
     assert report.as_json()["at_most_confidence"] == 0.95
     said = report.wrong_when_ok_evidence()
-    assert said == f"1 of 100 read ok; the real rate could be as high as {upper_bound(1, 100):.2%} at 95% confidence"
+    assert (
+        said == f"1 wrong of 100 read ok; the real rate could be as high as {upper_bound(1, 100):.2%} at 95% confidence"
+    )
     assert summarise([Outcome((1,), (), ok=False, ms=1, dice_found=0)]).wrong_when_ok_evidence() == "nothing read ok"
