@@ -119,8 +119,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     except CalibrationError as exc:
         raise UsageError(str(exc)) from None
     unfit = unfit_for_play(result.holdout, result.check[1])
-    _write(result, args, unfit)
-    summary = _summary(result, args) | {"fit_for_play": not unfit, "unfit_because": unfit}
+    left = _write(result, args, unfit)
+    summary = _summary(result, args) | {"fit_for_play": not unfit, "unfit_because": unfit, "not_used": left}
     if args.json:
         print_json(summary)
     else:
@@ -135,6 +135,11 @@ def _calibrate(args: argparse.Namespace) -> int:
         print("changed: " + ("; ".join(result.changes) or "nothing (the starting profile was best)"))
         print(_check_line(result))
         print(f"{result.evaluations} trials in {result.seconds:.0f} s")
+        if left:
+            print(
+                f"left from an earlier calibration in {args.out}, not used by this profile: {', '.join(left)} "
+                "(remove them, or keep them to calibrate with again)"
+            )
         if unfit:
             print(
                 "NOT FIT FOR PLAY: " + "; ".join(unfit) + ". Capture more rolls (and faces) at the table, check "
@@ -210,7 +215,9 @@ def _refuse_dice_on(empty: np.ndarray, profile: Profile, path: Path) -> None:
         )
 
 
-def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> None:
+def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> list[str]:
+    """Write the profile and its report into ``--out``; returns the files an earlier calibration left there that the
+    new profile does not name (they are kept: one may be the picture another calibration is given)."""
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     empty_name = faces_name = classifier_name = None
@@ -223,7 +230,7 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> None:
         empty_name = FROM_EMPTY
         cv2.imwrite(str(out / empty_name), result.profile.empty)
     if result.profile.faces is not None:
-        faces_name = "faces.npz"
+        faces_name = FACES_FILE
         result.profile.faces.save(out / faces_name)
     if result.profile.classifier is not None:  # the --from profile's own faces classifier, kept as it was read with
         classifier_name = FROM_CLASSIFIER
@@ -238,10 +245,19 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> None:
         cv2.imwrite(str(mistakes / (Path(picture.name).stem + ".jpg")), annotate(picture.frame, reading))
     (out / "report.json").write_text(json.dumps(_summary(result, args), indent=2), encoding="utf-8")
     (out / "report.html").write_text(_html(result, unfit), encoding="utf-8")
+    named = {empty_name, faces_name, classifier_name}
+    return sorted(p.name for p in out.iterdir() if _profile_file(p.name) and p.name not in named)
+
+
+def _profile_file(name: str) -> bool:
+    """Whether a file of this name is one a calibration writes for its profile to name."""
+    return name in (FACES_FILE, FROM_CLASSIFIER) or Path(name).stem == "empty" and Path(name).suffix != ""
 
 
 PLAIN_PROBLEMS = (PLAIN_DOUBT, ON_PRINT, NO_FACE)
 """Why the reader leaves a box unread that shows no marks: a plain patch, which an empty table may show."""
+FACES_FILE = "faces.npz"
+"""The learned faces (``[faces] model``) of a profile calibrated with ``--faces``."""
 FROM_EMPTY = "empty.png"
 """The empty table of the ``--from`` profile, written again beside the new one (lossless: it is already decoded)."""
 FROM_CLASSIFIER = "classifier.npz"

@@ -179,6 +179,32 @@ def test_recalibrating_keeps_the_empty_table_and_the_classifier_it_starts_from(
     assert all(np.array_equal(a, b) for a, b in zip(tuned.classifier.weights, started.classifier.weights, strict=True))
 
 
+def test_recalibrating_without_a_file_says_the_old_one_is_not_used(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An earlier calibration's empty table and classifier stay in the folder (one may be what the next is given),
+    but a profile that does not name them no longer uses them: it says so, rather than leaving them to mislead."""
+    from fantan_table.vision import calibrate as calibration
+
+    write_rolls(tmp_path / "rolls", 8)
+    monkeypatch.setattr(calibration, "measure", _fits_only_the_tuning_pictures(set(), (6, 0)))
+    monkeypatch.setattr(calibration, "die_sizes", lambda *_: None)
+    cv2.imwrite(str(tmp_path / "empty.jpg"), render_scene([], 5, size=(960, 720), distractors=False).image)
+    out = tmp_path / "profile"
+    args = ["calibrate", "--images", str(tmp_path / "rolls"), "--force", "--out", str(out)]
+    assert main([*args, "--empty", str(tmp_path / "empty.jpg")]) == 0
+    builtin_feature_model().save(out / "classifier.npz")
+    assert "not used" not in capsys.readouterr().out
+    assert main(args) == 0
+    assert (
+        f"left from an earlier calibration in {out}, not used by this profile: classifier.npz, empty.jpg"
+        in capsys.readouterr().out
+    )
+    assert load_profile(out).empty is None and (out / "empty.jpg").is_file()
+    assert main([*args, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["not_used"] == ["classifier.npz", "empty.jpg"]
+
+
 def test_a_roll_given_as_the_empty_table_is_refused_before_the_work(table_set: Path, tmp_path: Path, capsys) -> None:
     roll = table_set / "rolls" / "roll_000.png"
     args = ["calibrate", "--images", str(table_set / "rolls"), "--faces", str(table_set / "faces")]
