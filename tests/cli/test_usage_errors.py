@@ -42,6 +42,24 @@ def test_an_output_folder_that_is_a_file_or_cannot_be_made_is_refused(
     assert "cannot make that folder (Not a directory)" in refused([*command, str(a_file / "sub")], capsys)
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["read", "x.png", "--expct", "4"], "read: error: unrecognized arguments: --expct 4; did you mean --expect?"),
+        (["demo", "--bogus", "--sed=4"], "demo: error: unrecognized arguments: --bogus --sed=4; did you mean --seed?"),
+        (["read", "x.png", "--zzz"], "read: error: unrecognized arguments: --zzz (see fantan-table read --help)"),
+    ],
+)
+def test_an_option_the_command_does_not_take_is_the_commands_error(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its help lists the options it takes; the top level's (as argparse has it) lists only the commands."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert f"fantan-table {said}" in capsys.readouterr().err
+
+
 def test_read_says_a_folder_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["read", str(tmp_path)]) == 1
     assert f"cannot read {tmp_path}: a folder, not a picture; give the pictures in it" in capsys.readouterr().out
