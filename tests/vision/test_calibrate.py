@@ -532,8 +532,9 @@ def test_rolls_of_varying_numbers_of_dice_calibrate_with_expect_0(tmp_path: Path
     assert summary["holdout"]["scenes"] == 1 and summary["holdout"]["exact_scene_rate"] == 1.0  # roll_3: one die
     assert summary["holdout"]["wrong_when_ok_at_most"] == 0.95  # one roll read right proves next to nothing
     assert main([*args[:-1], "--expect", "0"]) == 0  # as a person reads it
-    assert "wrong when sure 0.00% (0 of 1 read sure; the real rate could be as high as 95.00% at 95% confidence)" in (
-        capsys.readouterr().out
+    assert (
+        "wrong when sure 0.00% (0 wrong of 1 read sure; the real rate could be as high as 95.00% at 95% confidence)"
+        in capsys.readouterr().out
     )
 
 
