@@ -47,16 +47,19 @@ def output_folder(path: Path, option: str) -> Path:
 @contextmanager
 def output_folder_for_work(path: Path, option: str) -> Iterator[Path]:
     """``output_folder``, for a command that works a while before it writes there: the folders it made are taken away
-    again, if still empty, when the command stops early (bad input found late, the camera gone, Ctrl-C), so that a
-    failed try leaves nothing behind. A folder that was there before is left as it was."""
-    made = [folder for folder in (path, *path.parents) if not folder.exists()]  # deepest first
-    output_folder(path, option)
+    again, if still empty, when the command stops early (bad input found late, Ctrl-C), so that a failed try leaves
+    nothing behind. A folder that was there before is left as it was, empty or not."""
+    whole = path.absolute()  # not resolved: "a/../b" makes "a" too, on the way to "b"
+    made = [f for f in (whole, *whole.parents) if f.name != ".." and not f.exists()]  # deepest first
     try:
+        output_folder(path, option)  # it may make the parents and fail on the last part
         yield path
     except BaseException:
         for folder in made:
             try:
                 folder.rmdir()  # only ever an empty one
+            except FileNotFoundError:
+                continue  # never made: the making failed below it
             except OSError:
                 break  # written into after all: it and its parents stay
         raise
