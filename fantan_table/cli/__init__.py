@@ -62,21 +62,28 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parsed(parser: _Parser, argv: Sequence[str] | None) -> argparse.Namespace:
-    """``argv`` parsed, an option the sub-command does not take being the sub-command's error, naming the option it
-    may have meant: argparse leaves it to the top level, whose help does not list the sub-command's options."""
-    parsed, unknown = parser.parse_known_args(argv)
+    """``argv`` parsed; an option the sub-command does not take is the sub-command's error, naming the option it may
+    have meant: argparse leaves it to the top level, whose help does not list the sub-command's options. One given
+    before the command's name stays the top level's."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    parsed, unknown = parser.parse_known_args(words)
     if unknown:
-        command = parser.commands.get(parsed.command, parser)
-        names = [o.removeprefix("--") for o in _options(command)]  # the "--" all share would make any two alike
-        meant = [
-            close[0]
-            for word in unknown
-            if word.startswith("--")
-            and (close := difflib.get_close_matches(word.partition("=")[0].removeprefix("--"), names))
-        ]
-        hint = f"; did you mean --{meant[0]}?" if meant else ""
-        command.error(f"unrecognized arguments: {' '.join(unknown)}{hint}")
+        named_at = words.index(parsed.command) if parsed.command in words else len(words)
+        before = words.index(unknown[0]) < named_at if unknown[0] in words else False
+        command = parser if before else parser.commands.get(parsed.command, parser)
+        command.error(f"unrecognized arguments: {' '.join(unknown)}{_meant(unknown, command)}")
     return parsed
+
+
+def _meant(unknown: Sequence[str], parser: argparse.ArgumentParser) -> str:
+    """ "; did you mean --seed?" for the first of the ``unknown`` options near one ``parser`` takes, else ""."""
+    names = {o.removeprefix("--").lower(): o for o in _options(parser)}  # "--" alone would make any two alike
+    for word in unknown:
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.partition("=")[0].removeprefix("--").lower(), names, n=1)
+            if close:
+                return f"; did you mean {names[close[0]]}?"
+    return ""
 
 
 def _options(parser: argparse.ArgumentParser) -> list[str]:
