@@ -137,8 +137,8 @@ def _calibrate(args: argparse.Namespace) -> int:
         print(f"{result.evaluations} trials in {result.seconds:.0f} s")
         if left:
             print(
-                f"left from an earlier calibration in {args.out}, not used by this profile: {', '.join(left)} "
-                "(remove them, or keep them to calibrate with again)"
+                f"in {args.out} but not read by this profile: {', '.join(left)}; remove them (an empty table "
+                "can be given again with --empty)"
             )
         if unfit:
             print(

@@ -32,7 +32,7 @@ from ..errors import FantanError
 from .evaluate import Outcome, Report
 from .faces import FaceModel
 from .finder import remembering_maps
-from .profile import LEARNED, SHAPES, Profile, change_text
+from .profile import LEARNED, SHAPES, Profile, change_text, key_of
 from .reader import Status, face_crop, read_dice
 
 HOLDOUT_EVERY = 4
@@ -96,7 +96,8 @@ class Result:
     mistakes: list[tuple[Picture, Any]] = field(default_factory=list)
     """Held-aside pictures read wrong or not read, with their readings."""
     refused: list[str] = field(default_factory=list)
-    """Changes that gained on the tuning pictures and were refused by the check (and not kept later), in words."""
+    """Changes that gained on the tuning pictures and were refused by the check (and not kept later), as
+    ``changes`` says them."""
 
 
 MIN_PICTURES = 6
@@ -117,8 +118,8 @@ CAPTURE_SUFFIX = ".jpg"
 
 
 def learn_faces(captures: Iterable[Path], profile: Profile) -> FaceModel:
-    """Learn each die's faces from pictures named ``DIE_VALUE[_anything]`` (.jpg, as ``capture faces`` writes them,
-    or .png), one die in each."""
+    """Learn each die's faces from pictures named ``DIE_VALUE[_anything]`` (.jpg as ``capture faces`` writes them,
+    .jpeg or .png), one die in each."""
     crops: dict[tuple[str, int], list[np.ndarray]] = {}
     captures = sorted(captures)
     kind = captures[0].suffix if captures else CAPTURE_SUFFIX  # the examples below are named as the user's are
@@ -300,7 +301,7 @@ def _search(
                 best, profile = report, trial
         before = profile  # every value below is tried with this size: a new size alone needs no other round
         for name, candidates in search.items():
-            progress(f"tuning {name}" + (f" (round {round_})" if round_ > 1 else ""))
+            progress(f"tuning {key_of(name)}" + (f" (round {round_})" if round_ > 1 else ""))
             for value in candidates:
                 if value == getattr(profile, name):
                     continue

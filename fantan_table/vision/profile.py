@@ -375,13 +375,18 @@ def _read_empty(file: Path, where: str) -> np.ndarray:
     return frame
 
 
+def key_of(attribute: str) -> str:
+    """The profile key (``[dice] size``) that holds the profile's field ``attribute``: what a person edits."""
+    for (section, name), key in KEYS.items():
+        if (key.attribute or key.name) == attribute:
+            return f"[{section}] {name}"
+    raise KeyError(f"no profile key holds {attribute!r}")
+
+
 def change_text(attribute: str, old: Any, new: Any) -> str:
     """A change of the profile's field ``attribute`` as a person finds it in ``profile.toml``: its key and TOML
     values (``[dice] size: [0.035, 0.12] -> [0.026, 0.081]``), not the field's Python name."""
-    for (section, name), key in KEYS.items():
-        if (key.attribute or key.name) == attribute:
-            return f"[{section}] {name}: {toml_value(old)} -> {toml_value(new)}"
-    raise KeyError(f"no profile key holds {attribute!r}")
+    return f"{key_of(attribute)}: {toml_value(old)} -> {toml_value(new)}"
 
 
 def save_profile(

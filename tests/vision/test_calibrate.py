@@ -194,12 +194,9 @@ def test_recalibrating_without_a_file_says_the_old_one_is_not_used(
     args = ["calibrate", "--images", str(tmp_path / "rolls"), "--force", "--out", str(out)]
     assert main([*args, "--empty", str(tmp_path / "empty.jpg")]) == 0
     builtin_feature_model().save(out / "classifier.npz")
-    assert "not used" not in capsys.readouterr().out
+    assert "not read by this profile" not in capsys.readouterr().out
     assert main(args) == 0
-    assert (
-        f"left from an earlier calibration in {out}, not used by this profile: classifier.npz, empty.jpg"
-        in capsys.readouterr().out
-    )
+    assert f"in {out} but not read by this profile: classifier.npz, empty.jpg; remove them" in capsys.readouterr().out
     assert load_profile(out).empty is None and (out / "empty.jpg").is_file()
     assert main([*args, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["not_used"] == ["classifier.npz", "empty.jpg"]
