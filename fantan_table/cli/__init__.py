@@ -76,7 +76,8 @@ def _parsed(parser: _Parser, argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def _meant(unknown: Sequence[str], parser: argparse.ArgumentParser) -> str:
-    """ "; did you mean --seed?" for the first of the ``unknown`` options near one ``parser`` takes, else ""."""
+    """The hint for the first of the ``unknown`` options near one ``parser`` takes ("; did you mean --seed?"), or
+    ""."""
     names = {o.removeprefix("--").lower(): o for o in _options(parser)}  # "--" alone would make any two alike
     for word in unknown:
         if word.startswith("--"):

@@ -251,7 +251,7 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> list[s
 
 def _profile_file(name: str) -> bool:
     """Whether a file of this name is one a calibration writes for its profile to name."""
-    return name in (FACES_FILE, FROM_CLASSIFIER) or Path(name).stem == "empty" and Path(name).suffix != ""
+    return name in (FACES_FILE, FROM_CLASSIFIER) or (Path(name).stem == "empty" and Path(name).suffix != "")
 
 
 PLAIN_PROBLEMS = (PLAIN_DOUBT, ON_PRINT, NO_FACE)
