@@ -222,7 +222,7 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> list[s
     out.mkdir(parents=True, exist_ok=True)
     empty_name = faces_name = classifier_name = None
     if args.empty is not None:
-        empty_name = "empty" + args.empty.suffix.lower()
+        empty_name = EMPTY_STEM + args.empty.suffix.lower()
         copy = out / empty_name
         if not (copy.exists() and copy.samefile(args.empty)):  # recalibrating in place with the copy already there
             shutil.copyfile(args.empty, copy)
@@ -251,14 +251,16 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> list[s
 
 def _profile_file(name: str) -> bool:
     """Whether a file of this name is one a calibration writes for its profile to name."""
-    return name in (FACES_FILE, FROM_CLASSIFIER) or (Path(name).stem == "empty" and Path(name).suffix != "")
+    return name in (FACES_FILE, FROM_CLASSIFIER) or (Path(name).stem == EMPTY_STEM and Path(name).suffix != "")
 
 
 PLAIN_PROBLEMS = (PLAIN_DOUBT, ON_PRINT, NO_FACE)
 """Why the reader leaves a box unread that shows no marks: a plain patch, which an empty table may show."""
 FACES_FILE = "faces.npz"
 """The learned faces (``[faces] model``) of a profile calibrated with ``--faces``."""
-FROM_EMPTY = "empty.png"
+EMPTY_STEM = "empty"
+"""The name of the copy of the empty table beside a profile, before its suffix (the picture's own kind)."""
+FROM_EMPTY = EMPTY_STEM + ".png"
 """The empty table of the ``--from`` profile, written again beside the new one (lossless: it is already decoded)."""
 FROM_CLASSIFIER = "classifier.npz"
 """The ``--from`` profile's faces classifier (``[faces] classifier``), written again beside the new one."""
