@@ -54,11 +54,20 @@ COMMANDS = (
 class _Parser(argparse.ArgumentParser):
     """Reports a usage mistake in one line (with exit code 2), as every other input error is."""
 
-    commands: dict[str, argparse.ArgumentParser]
+    commands: dict[str, _Parser]
     """The sub-commands' parsers, by name (the top-level parser's only)."""
+    given: Sequence[str] = ()
+    """The words given after this sub-command's name (set by ``_parsed``), for ``error`` to look at."""
 
     def error(self, message: str) -> NoReturn:
+        strays = _strays(self.given, self) if message.startswith(_REQUIRED) else []
+        if strays:  # argparse looks for the missing option first: name the mistyped one it may be
+            message = f"unrecognized arguments: {' '.join(strays)}{_meant(strays, self)}; and {message}"
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+_REQUIRED = "the following arguments are required"
+"""How argparse's error for a missing required option begins."""
 
 
 def _parsed(parser: _Parser, argv: Sequence[str] | None) -> argparse.Namespace:
@@ -66,6 +75,9 @@ def _parsed(parser: _Parser, argv: Sequence[str] | None) -> argparse.Namespace:
     have meant: argparse leaves it to the top level, whose help does not list the sub-command's options. One given
     before the command's name stays the top level's."""
     words = list(sys.argv[1:] if argv is None else argv)
+    named_at = next((i for i, word in enumerate(words) if word in parser.commands), None)
+    if named_at is not None:
+        parser.commands[words[named_at]].given = words[named_at + 1 :]
     parsed, unknown = parser.parse_known_args(words)
     if unknown:
         named_at = words.index(parsed.command) if parsed.command in words else len(words)
@@ -85,6 +97,18 @@ def _meant(unknown: Sequence[str], parser: argparse.ArgumentParser) -> str:
             if close:
                 return f"; did you mean {names[close[0]]}?"
     return ""
+
+
+def _strays(words: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
+    """The long options among ``words`` (up to a lone "--") that ``parser`` does not take, nor any it takes begins
+    with (argparse takes a prefix of one option for it)."""
+    options = _options(parser)
+    given = words[: words.index("--")] if "--" in words else words
+    return [
+        word
+        for word in given
+        if word.startswith("--") and not any(o.startswith(word.partition("=")[0]) for o in options)
+    ]
 
 
 def _options(parser: argparse.ArgumentParser) -> list[str]:

@@ -74,6 +74,39 @@ def test_an_option_the_command_does_not_take_is_the_commands_error(
     assert said in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["calibrate", "--images", "rolls", "--ot", "profile"],
+            "fantan-table calibrate: error: unrecognized arguments: --ot; did you mean --out?; and the following"
+            " arguments are required: --out (see fantan-table calibrate --help)",
+        ),
+        (
+            ["calibrate", "--images", "rolls"],
+            "fantan-table calibrate: error: the following arguments are required: --out (see",
+        ),
+    ],
+)
+def test_a_mistyped_required_option_is_named_with_the_option_missing(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse finds the required option missing before it looks at the unknown ones: the mistyped one, the
+    reason it is missing, is named with its hint all the same."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_a_prefix_of_an_option_is_no_stray(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """argparse takes ``--ou`` for ``--out``: the missing option named is then the real one, with no stray."""
+    with pytest.raises(SystemExit):
+        main(["calibrate", "--ou", str(tmp_path / "profile"), "--ex", "4"])
+    err = capsys.readouterr().err
+    assert "the following arguments are required: --images" in err and "unrecognized" not in err, err
+
+
 def test_read_says_a_folder_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["read", str(tmp_path)]) == 1
     assert f"cannot read {tmp_path}: a folder, not a picture; give the pictures in it" in capsys.readouterr().out
