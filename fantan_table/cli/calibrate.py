@@ -24,6 +24,7 @@ import shutil
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -119,8 +120,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     except CalibrationError as exc:
         raise UsageError(str(exc)) from None
     unfit = unfit_for_play(result.holdout, result.check[1])
-    left = _write(result, args, unfit)
-    summary = _summary(result, args) | {"fit_for_play": not unfit, "unfit_because": unfit, "not_used": left}
+    summary = _write(result, args, unfit)
+    left = summary["not_used"]
     if args.json:
         print_json(summary)
     else:
@@ -215,9 +216,10 @@ def _refuse_dice_on(empty: np.ndarray, profile: Profile, path: Path) -> None:
         )
 
 
-def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> list[str]:
-    """Write the profile and its report into ``--out``; returns the files an earlier calibration left there that the
-    new profile does not name (they are kept: one may be the picture another calibration is given)."""
+def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> dict[str, Any]:
+    """Write the profile and its report into ``--out``; returns the summary ``report.json`` holds (what ``--json``
+    prints). Its ``not_used`` names the files an earlier calibration left there that the new profile does not name
+    (they are kept: one may be the picture another calibration is given)."""
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     empty_name = faces_name = classifier_name = None
@@ -243,10 +245,12 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> list[s
     mistakes.mkdir()
     for picture, reading in result.mistakes:
         cv2.imwrite(str(mistakes / (Path(picture.name).stem + ".jpg")), annotate(picture.frame, reading))
-    (out / "report.json").write_text(json.dumps(_summary(result, args), indent=2), encoding="utf-8")
-    (out / "report.html").write_text(_html(result, unfit), encoding="utf-8")
     named = {empty_name, faces_name, classifier_name}
-    return sorted(p.name for p in out.iterdir() if _profile_file(p.name) and p.name not in named)
+    left = sorted(p.name for p in out.iterdir() if _profile_file(p.name) and p.name not in named)
+    summary = _summary(result, args) | {"fit_for_play": not unfit, "unfit_because": unfit, "not_used": left}
+    (out / "report.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    (out / "report.html").write_text(_html(result, unfit), encoding="utf-8")
+    return summary
 
 
 def _profile_file(name: str) -> bool:

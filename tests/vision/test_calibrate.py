@@ -199,7 +199,9 @@ def test_recalibrating_without_a_file_says_the_old_one_is_not_used(
     assert f"in {out} but not read by this profile: classifier.npz, empty.jpg; remove them" in capsys.readouterr().out
     assert load_profile(out).empty is None and (out / "empty.jpg").is_file()
     assert main([*args, "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["not_used"] == ["classifier.npz", "empty.jpg"]
+    said = json.loads(capsys.readouterr().out)
+    assert said["not_used"] == ["classifier.npz", "empty.jpg"]
+    assert json.loads((out / "report.json").read_text(encoding="utf-8")) == said  # the folder's own record
 
 
 def test_a_roll_given_as_the_empty_table_is_refused_before_the_work(table_set: Path, tmp_path: Path, capsys) -> None:
