@@ -137,6 +137,7 @@ def test_dice_typed_at_the_console_are_checked_and_settle_only_after_yes(tmp_pat
     out = done.stdout
     # a button the rules refuse now is said as any refusal is (and the table goes on)
     assert "refused: cannot open the next round now: betting is open (call 'no more bets' first)" in out
+    assert "button ignored" not in done.stderr, "the console said the refusal: once is enough"
     # while betting is open the table takes no dice: it says so at once, rather than offering to settle on them
     assert "refused: cannot record a reading now: betting is open (call 'no more bets' first)" in out
     assert out.count("Settle on them?") == 2

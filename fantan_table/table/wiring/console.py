@@ -24,6 +24,7 @@ from ..core.state import FANTAN, Stage
 from .hardware import Devices
 from .night import Night
 from .owner import Owner, OwnerError
+from .runner import refusals_unlogged
 
 HELP = """commands:
   bet PLAYER BET [COINS]    put coins on a bet (e.g. bet North side:0-1 2)
@@ -113,9 +114,10 @@ class Console:
                 sim.press(button)
 
             version = owner.view.version
-            owner.call(press)
-            # the loop takes the button's event on its next turns (a release within the debounce time, later)
-            self._wait(lambda: owner.view.version != version or _refused(owner) is not None, seconds=1.0)
+            with refusals_unlogged():  # said below, as the console says any refusal
+                owner.call(press)
+                # the loop takes the button's event on its next turns (a release within the debounce time, later)
+                self._wait(lambda: owner.view.version != version or _refused(owner) is not None, seconds=1.0)
             refused = _refused(owner)
             if refused is not None:
                 self._say(f"refused: {refused}")

@@ -8,9 +8,10 @@ never stops the table. Anything else that goes wrong propagates to the owner, wh
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from ...devices.buttons import ButtonEvent, Press
@@ -31,6 +32,24 @@ from .hardware import Devices
 from .watcher import CupWatcher
 
 log = logging.getLogger(__name__)
+_REFUSAL = "refusal"
+"""The attribute that marks the log record of a refused button's action (``refusals_unlogged``)."""
+
+
+@contextlib.contextmanager
+def refusals_unlogged() -> Iterator[None]:
+    """While in it, a refused button's action leaves no log line: the console, which pressed the button, says the
+    refusal itself, and a second line would say it twice."""
+
+    def logged(record: logging.LogRecord) -> bool:
+        return not getattr(record, _REFUSAL, False)
+
+    log.addFilter(logged)
+    try:
+        yield
+    finally:
+        log.removeFilter(logged)
+
 
 SCREEN_SECONDS = 3.0
 """How long each of several screens (a result, then each page of payouts) stays up."""
@@ -74,7 +93,7 @@ class Showing:
             action()
         except RulesError as exc:
             self.refused = str(exc)
-            log.info("button ignored: %s", exc)
+            log.info("button ignored: %s", exc, extra={_REFUSAL: True})
 
 
 class TableRunner(Showing):
