@@ -34,7 +34,7 @@ def percent(rate: float) -> str:
 
 
 def wrong_when_ok(report: Report) -> str:
-    """The wrong-when-ok rate with its counts and how high it could be, "0.48% (2 of 414; <= 1.51%)": it rests on
-    the few rolls read ok (``evaluate.upper_bound``)."""
+    """The wrong-when-ok rate with its counts and how high it could be, "0.48% (2 wrong of 414 ok; <= 1.51%)" (not
+    "2 of 414", which reads as two rolls of 414 read): it rests on the few rolls read ok (``evaluate.upper_bound``)."""
     at_most = percent(report.wrong_when_ok_at_most)
-    return f"{percent(report.wrong_when_ok_rate)} ({report.wrong_when_ok} of {report.ok}; <= {at_most})"
+    return f"{percent(report.wrong_when_ok_rate)} ({report.wrong_when_ok} wrong of {report.ok} ok; <= {at_most})"
