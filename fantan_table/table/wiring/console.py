@@ -24,7 +24,6 @@ from ..core.state import FANTAN, Stage
 from .hardware import Devices
 from .night import Night
 from .owner import Owner, OwnerError
-from .runner import refusals_unlogged
 
 HELP = """commands:
   bet PLAYER BET [COINS]    put coins on a bet (e.g. bet North side:0-1 2)
@@ -110,15 +109,19 @@ class Console:
 
             def press(night: Night) -> None:
                 if night.runner is not None:
-                    night.runner.refused = None
+                    night.runner.typed(button)  # its refusal is said below, as the console says any refusal
                 sim.press(button)
 
+            def done(night: Night) -> None:
+                if night.runner is not None:
+                    night.runner.typed(None)
+
             version = owner.view.version
-            with refusals_unlogged():  # said below, as the console says any refusal
-                owner.call(press)
-                # the loop takes the button's event on its next turns (a release within the debounce time, later)
-                self._wait(lambda: owner.view.version != version or _refused(owner) is not None, seconds=1.0)
+            owner.call(press)
+            # the loop takes the button's event on its next turns (a release within the debounce time, later)
+            self._wait(lambda: owner.view.version != version or _refused(owner) is not None, seconds=1.0)
             refused = _refused(owner)
+            owner.call(done)
             if refused is not None:
                 self._say(f"refused: {refused}")
                 return

@@ -56,7 +56,7 @@ class HostedRunner(Showing, ABC):
         """One turn: at most one button event, then the screens' clock."""
         event = self.devices.panel.next_event(timeout=wait)
         if event is not None:
-            self.on_button(event)
+            self._take(event)
         self._rotate_screens(self._clock())
 
     def on_button(self, event: ButtonEvent) -> None:
@@ -151,7 +151,7 @@ class TensRunner(HostedRunner):
     def step(self, wait: float = 0.0) -> None:
         event = self.devices.panel.next_event(timeout=wait)
         if event is not None:
-            self.on_button(event)
+            self._take(event)
         if self.watch_camera and self.awaits_dice and self._clock() >= self._camera_wait_until:
             self.look()
         self._rotate_screens(self._clock())

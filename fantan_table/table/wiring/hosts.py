@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from ...devices.display.screens import Fault, Screen
+from ...devices.pins import ButtonName
 from ...rules.dice import DiceInUse
 from ...rules.errors import GameError
 from ...rules.events import Setup
@@ -41,6 +42,7 @@ class Runner(Protocol):
 
     def step(self, wait: float = 0.0) -> None: ...
     def show_fault(self, screen: Fault) -> None: ...
+    def typed(self, button: ButtonName | None) -> None: ...
 
 
 def open_table(journal: Journal, new: NightSetup, dice: DiceInUse) -> AnyTable:

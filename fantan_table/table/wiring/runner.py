@@ -8,10 +8,10 @@ never stops the table. Anything else that goes wrong propagates to the owner, wh
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterator
+from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import replace
 
 from ...devices.buttons import ButtonEvent, Press
@@ -32,23 +32,6 @@ from .hardware import Devices
 from .watcher import CupWatcher
 
 log = logging.getLogger(__name__)
-_REFUSAL = "refusal"
-"""The attribute that marks the log record of a refused button's action (``refusals_unlogged``)."""
-
-
-@contextlib.contextmanager
-def refusals_unlogged() -> Iterator[None]:
-    """While in it, a refused button's action leaves no log line: the console, which pressed the button, says the
-    refusal itself, and a second line would say it twice."""
-
-    def logged(record: logging.LogRecord) -> bool:
-        return not getattr(record, _REFUSAL, False)
-
-    log.addFilter(logged)
-    try:
-        yield
-    finally:
-        log.removeFilter(logged)
 
 
 SCREEN_SECONDS = 3.0
@@ -64,7 +47,7 @@ def dice_in_use(profile: Profile, expect: int) -> DiceInUse:
     return DiceInUse(((0,) if profile.blank_face else ()) + D6_FACES, expect)
 
 
-class Showing:
+class Showing(ABC):
     """A runner's display and buttons, alike for every game: the screen shown now (the page mirrors it), the
     trouble met showing it, and a button's action done without a stray press becoming a fault."""
 
@@ -74,6 +57,10 @@ class Showing:
     refused: str | None = None
     """What the rules last refused of a button's action (or the loop's), until someone clears it: the console, having
     pressed a button, says it as it says any refusal."""
+    _typed: ButtonName | None = None
+    """The button the console pressed, whose event the loop has yet to take."""
+    _quiet = False
+    """Whether the event being handled is the console's press (its refusal goes unlogged)."""
 
     def _draw(self, screen: Screen) -> None:
         self.screen = screen
@@ -82,6 +69,27 @@ class Showing:
         except DisplayError as exc:
             self.device_problem = f"display: {exc}"
             log.warning("%s", self.device_problem)
+
+    def typed(self, button: ButtonName | None) -> None:
+        """The console is about to press ``button`` (None: it is done waiting): it says a refusal of that press's
+        action itself, so the loop keeps it in ``refused`` and logs none. Other presses and the loop's own actions
+        are logged as ever."""
+        self.refused = None
+        self._typed = button
+
+    def _take(self, event: ButtonEvent) -> None:
+        """Handle a button's event, quietly when it is the press the console typed (``typed``)."""
+        self._quiet = event.button is self._typed
+        if self._quiet:
+            self._typed = None
+        try:
+            self.on_button(event)
+        finally:
+            self._quiet = False
+
+    @abstractmethod
+    def on_button(self, event: ButtonEvent) -> None:
+        """What a button's event does in this game now."""
 
     def _act(self, action: Callable[[], None]) -> None:
         """Do a button's action; one the rules refuse now is logged and kept in ``refused``, not fatal (a stray press
@@ -93,7 +101,8 @@ class Showing:
             action()
         except RulesError as exc:
             self.refused = str(exc)
-            log.info("button ignored: %s", exc, extra={_REFUSAL: True})
+            if not self._quiet:
+                log.info("button ignored: %s", exc)
 
 
 class TableRunner(Showing):
@@ -139,7 +148,7 @@ class TableRunner(Showing):
         """One turn: at most one button event, one camera frame when the dice are awaited, and the clocks."""
         event = self.devices.panel.next_event(timeout=wait)
         if event is not None:
-            self.on_button(event)
+            self._take(event)
         stage = self.table.state.stage
         if self.watch_camera and self.table.state.awaits_dice and self._clock() >= self._camera_wait_until:
             self.look()
