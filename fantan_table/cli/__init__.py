@@ -73,7 +73,7 @@ _REQUIRED = "the following arguments are required"
 def _parsed(parser: _Parser, argv: Sequence[str] | None) -> argparse.Namespace:
     """``argv`` parsed; an option the sub-command does not take is the sub-command's error, naming the option it may
     have meant: argparse leaves it to the top level, whose help does not list the sub-command's options. One given
-    before the command's name stays the top level's."""
+    before the command's name stays the top level's. Sets the sub-command's ``given``, for its own errors."""
     words = list(sys.argv[1:] if argv is None else argv)
     named_at = next((i for i, word in enumerate(words) if word in parser.commands), None)
     if named_at is not None:
@@ -101,13 +101,13 @@ def _meant(unknown: Sequence[str], parser: argparse.ArgumentParser) -> str:
 
 def _strays(words: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
     """The long options among ``words`` (up to a lone "--") that ``parser`` does not take, nor any it takes begins
-    with (argparse takes a prefix of one option for it)."""
+    with (argparse takes a prefix of one option for it). A word with a space in it is a value, as argparse has it."""
     options = _options(parser)
     given = words[: words.index("--")] if "--" in words else words
     return [
         word
         for word in given
-        if word.startswith("--") and not any(o.startswith(word.partition("=")[0]) for o in options)
+        if word.startswith("--") and " " not in word and not any(o.startswith(word.partition("=")[0]) for o in options)
     ]
 
 

@@ -107,6 +107,15 @@ def test_a_prefix_of_an_option_is_no_stray(tmp_path: Path, capsys: pytest.Captur
     assert "the following arguments are required: --images" in err and "unrecognized" not in err, err
 
 
+def test_a_value_with_a_space_is_no_stray(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder named ``--my dir`` is a value, as argparse takes a word with a space in it: no option is named as
+    mistyped, only the one missing."""
+    with pytest.raises(SystemExit):
+        main(["calibrate", "--images", "--my dir", "--expect", "4"])
+    err = capsys.readouterr().err
+    assert "the following arguments are required: --out" in err and "unrecognized" not in err, err
+
+
 def test_read_says_a_folder_is_a_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["read", str(tmp_path)]) == 1
     assert f"cannot read {tmp_path}: a folder, not a picture; give the pictures in it" in capsys.readouterr().out
