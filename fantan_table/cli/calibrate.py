@@ -248,7 +248,7 @@ def _write(result: Result, args: argparse.Namespace, unfit: list[str]) -> dict[s
     named = {empty_name, faces_name, classifier_name}
     left = sorted(p.name for p in out.iterdir() if _profile_file(p.name) and p.name not in named)
     summary = _summary(result, args) | {"fit_for_play": not unfit, "unfit_because": unfit, "not_used": left}
-    (out / "report.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    (out / "report.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False), encoding="utf-8")
     (out / "report.html").write_text(_html(result, unfit), encoding="utf-8")
     return summary
 
