@@ -258,13 +258,16 @@ def normalise(lab: np.ndarray) -> np.ndarray:
     body = column_medians(inner)
     lightness = lab[..., 0] - body[0]
     inner_light = inner[:, 0] - body[0]
-    # marks are the minority: their side of the body's median is the histogram's long tail
-    ink = lightness if float(np.mean(inner_light**3)) > 0 else -lightness
+    # marks are the minority: their side of the body's median is the histogram's long tail (the sum of the cubes
+    # has the sign of their mean, and a dot product is a fifth of the cost of a mean of a power)
+    ink = lightness if float(np.dot(inner_light * inner_light, inner_light)) > 0 else -lightness
     colour = np.sqrt((lab[..., 1] - body[1]) ** 2 + (lab[..., 2] - body[2]) ** 2)
     contrast = max(MIN_CONTRAST, percentile(np.abs(inner_light), 99))
     colour_contrast = max(MIN_CONTRAST, percentile(colour[lo:hi, lo:hi], 99))
-    out = np.stack([ink / contrast, colour / colour_contrast], axis=2)
-    return np.clip(out, -INK_CLIP, INK_CLIP).astype(np.float32)
+    out = np.empty((*lab.shape[:2], CHANNELS), np.float32)  # each channel divided into place: no stack, no copies
+    np.divide(ink, contrast, out=out[..., 0])
+    np.divide(colour, colour_contrast, out=out[..., 1])
+    return np.clip(out, -INK_CLIP, INK_CLIP, out=out)
 
 
 # -- features -----------------------------------------------------------------------------------------
