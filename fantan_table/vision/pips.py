@@ -6,6 +6,7 @@ dark marks that is not a real face (a side face's pips, dirt, a shadow) is not c
 
 from __future__ import annotations
 
+import math
 from itertools import permutations
 from typing import Final
 
@@ -46,25 +47,33 @@ def _symmetries(points: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+_LAYOUT_SYMMETRIES: Final = {
+    value: np.stack(_symmetries(np.array(layout, dtype=float))) for value, layout in PIP_LAYOUTS.items() if layout
+}
+"""Each face's layout under the eight symmetries of the square (8 x pips x 2), made once."""
+
+
 def pattern_error(value: int, found: np.ndarray) -> float:
     """How far pips ``found`` (N x 2, face coordinates) are from the layout of ``value``.
 
     The largest distance from a found pip to its nearest layout pip, under the best symmetry;
     ``inf`` when the count does not match. A true face scores a few hundredths.
     """
-    layout = np.array(PIP_LAYOUTS.get(value, ()), dtype=float).reshape(-1, 2)
-    if len(layout) != len(found):
-        return float("inf")
-    if len(found) == 0:
-        return 0.0
-    variants = np.stack(_symmetries(np.asarray(found, dtype=float)))
-    distances = np.linalg.norm(variants[:, :, None, :] - layout[None, None, :, :], axis=3)
+    layouts = _LAYOUT_SYMMETRIES.get(value)
+    if layouts is None or layouts.shape[1] != len(found):  # no layout: a blank (or no face) fits no pips alone
+        return 0.0 if layouts is None and len(found) == 0 else float("inf")
+    points = np.asarray(found, dtype=float)
+    if len(points) == 1:  # the one pip of a 1 sits at the middle, which every symmetry keeps
+        return math.hypot(points[0, 0] - MID, points[0, 1] - MID)
+    # the found pips against each symmetry of the layout: the symmetries are a group, so this is each symmetry of the
+    # found pips against the layout, without turning them for every call
+    distances = np.linalg.norm(points[None, :, None, :] - layouts[:, None, :, :], axis=3)
     orders = np.argsort(distances.min(axis=2), axis=1)
     best = float("inf")
     # plain lists from here: the greedy pairing below is a handful of steps, each far cheaper than a numpy call
     for d, order in zip(distances.tolist(), orders.tolist(), strict=True):
         # each found pip to a distinct layout pip: greedy on the sorted distances suffices for <= 6 pips
-        err, free = 0.0, list(range(len(layout)))
+        err, free = 0.0, list(range(len(points)))
         for i in order:
             j = min(free, key=d[i].__getitem__)
             free.remove(j)
