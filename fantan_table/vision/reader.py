@@ -767,7 +767,7 @@ def _found_by_network(frame: np.ndarray, expect: int | None) -> _Found:
         strongest = sorted(peaks, key=lambda die: -die.score)[:expect]
         found = [die for die in peaks if die in strongest]
     boxes: list[_Box] = [(die.box, None, die.score) for die in found]
-    return boxes, 1.0, float(np.median([die.box[1][0] for die in found])) if found else 1.0
+    return boxes, 1.0, median(np.array([die.box[1][0] for die in found])) if found else 1.0
 
 
 def _found_by_shapes(image: np.ndarray, frame: np.ndarray, profile: Profile, expect: int | None) -> _Found:
