@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -89,26 +90,34 @@ def _parsed(parser: _Parser, argv: Sequence[str] | None) -> argparse.Namespace:
 
 def _meant(unknown: Sequence[str], parser: argparse.ArgumentParser) -> str:
     """The hint for the first of the ``unknown`` options near one ``parser`` takes ("; did you mean --seed?"), or
-    ""."""
+    "". One dash or two: ``-seed`` means ``--seed`` (the commands take no one-letter options but ``-h``)."""
     names = {o.removeprefix("--").lower(): o for o in _options(parser)}  # "--" alone would make any two alike
     for word in unknown:
-        if word.startswith("--"):
-            close = difflib.get_close_matches(word.partition("=")[0].removeprefix("--").lower(), names, n=1)
+        if _option_like(word):
+            close = difflib.get_close_matches(word.partition("=")[0].lstrip("-").lower(), names, n=1)
             if close:
                 return f"; did you mean {names[close[0]]}?"
     return ""
 
 
 def _strays(words: Sequence[str], parser: argparse.ArgumentParser) -> list[str]:
-    """The long options among ``words`` (up to a lone "--") that ``parser`` does not take, nor any it takes begins
-    with (argparse takes a prefix of one option for it). A word with a space in it is a value, as argparse has it."""
-    options = _options(parser)
+    """The options among ``words`` (up to a lone "--") that ``parser`` does not take, nor any it takes begins with
+    (argparse takes a prefix of one option for it)."""
+    options = [o for action in parser._actions for o in action.option_strings]
     given = words[: words.index("--")] if "--" in words else words
     return [
-        word
-        for word in given
-        if word.startswith("--") and " " not in word and not any(o.startswith(word.partition("=")[0]) for o in options)
+        word for word in given if _option_like(word) and not any(o.startswith(word.partition("=")[0]) for o in options)
     ]
+
+
+_NEGATIVE_NUMBER = re.compile(r"^-\d+$|^-\d*\.\d+$")
+"""A word argparse takes for a negative number, not an option (its own test, where no option looks like one)."""
+
+
+def _option_like(word: str) -> bool:
+    """Whether argparse takes ``word`` for an option: a dash and more, neither a negative number nor a word with a
+    space in it (a value such as a folder named "--my dir")."""
+    return word.startswith("-") and len(word) > 1 and " " not in word and not _NEGATIVE_NUMBER.match(word)
 
 
 def _options(parser: argparse.ArgumentParser) -> list[str]:

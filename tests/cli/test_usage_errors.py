@@ -62,6 +62,10 @@ def test_an_output_folder_that_is_a_file_or_cannot_be_made_is_refused(
             ["--verison", "read", "x.png"],
             "fantan-table: error: unrecognized arguments: --verison; did you mean --version? (see fan",
         ),
+        (  # one dash for two: the commands take no one-letter options but -h
+            ["demo", "-rounds", "3"],
+            "fantan-table demo: error: unrecognized arguments: -rounds 3; did you mean --rounds? (see",
+        ),
     ],
 )
 def test_an_option_the_command_does_not_take_is_the_commands_error(
@@ -85,6 +89,11 @@ def test_an_option_the_command_does_not_take_is_the_commands_error(
         (
             ["calibrate", "--images", "rolls"],
             "fantan-table calibrate: error: the following arguments are required: --out (see",
+        ),
+        (
+            ["calibrate", "--images", "rolls", "-out", "profile"],
+            "fantan-table calibrate: error: unrecognized arguments: -out; did you mean --out?; and the following"
+            " arguments are required: --out (see",
         ),
     ],
 )
@@ -112,6 +121,14 @@ def test_a_value_with_a_space_is_no_stray(tmp_path: Path, capsys: pytest.Capture
     mistyped, only the one missing."""
     with pytest.raises(SystemExit):
         main(["calibrate", "--images", "--my dir", "--expect", "4"])
+    err = capsys.readouterr().err
+    assert "the following arguments are required: --out" in err and "unrecognized" not in err, err
+
+
+def test_a_negative_number_is_a_value_not_a_mistyped_option(capsys: pytest.CaptureFixture[str]) -> None:
+    """argparse takes ``-3`` for a value: the missing option alone is named, with no stray beside it."""
+    with pytest.raises(SystemExit):
+        main(["calibrate", "--images", "-3", "--expect", "4"])
     err = capsys.readouterr().err
     assert "the following arguments are required: --out" in err and "unrecognized" not in err, err
 
