@@ -60,7 +60,7 @@ def pattern_error(value: int, found: np.ndarray) -> float:
     ``inf`` when the count does not match. A true face scores a few hundredths.
     """
     layouts = _LAYOUT_SYMMETRIES.get(value)
-    if layouts is None or layouts.shape[1] != len(found):  # no layout: a blank (or no face) fits no pips alone
+    if layouts is None or layouts.shape[1] != len(found):  # no layout (a blank, or no such face): only no pips fit
         return 0.0 if layouts is None and len(found) == 0 else float("inf")
     points = np.asarray(found, dtype=float)
     if len(points) == 1:  # the one pip of a 1 sits at the middle, which every symmetry keeps

@@ -8,10 +8,10 @@ partition and interpolate as numpy's "linear" method does, in the same number ty
 ``tests/vision/test_quantiles.py`` holds them to it. Inputs are the reader's: not empty, no NaN.
 
 The middle values come from a partition or a full sort, whichever is quicker on this numpy: the same values either
-way. numpy 2 sorts with vector instructions (x86-simd-sort, Highway's VQSort on ARM) and sorts the reader's arrays
-of a few thousand pixel values, with their many ties, two to three times faster than it partitions them (this
-machine, 2026-12-02: a crop's column medians 14 us against 40); numpy 1's sort is plain, and slower than its
-partition on them (the Pi's 1.24: 76 us against 46).
+way. numpy 2 sorts with vector instructions where the processor has them, and sorts the reader's arrays of a few
+thousand pixel values, with their many ties, two to three times faster than it partitions them (this machine,
+2026-12-02, numpy 2.4: a crop's column medians 14 us against 40); numpy 1's sort is plain, and slower than its
+partition on them (numpy 1.24, the Pi's, on the same machine: 76 us against 46).
 """
 
 from __future__ import annotations
